@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# A workload of 2 x RAM, zero, compressible and incompressible pages mixed, verified page by page, goes
+# through zswap on /dev/ghostswap with no mismatch, and nothing is ever written to a disk (pswpout).
+. tests/lib/ghost.sh
+ghost_setup
+mem_kib=$(ghost_mem_kib)
+pswpout0=$(gs_vmstat pswpout) zswpout0=$(gs_vmstat zswpout) zswpin0=$(gs_vmstat zswpin)
+gs-memtest --size $((mem_kib * 2))K --mix 2:5:1 || gs_fail "gs-memtest reported mismatches or failed"
+zswpout=$(($(gs_vmstat zswpout) - zswpout0)) zswpin=$(($(gs_vmstat zswpin) - zswpin0))
+pswpout=$(($(gs_vmstat pswpout) - pswpout0))
+gs_log "zswpout +$zswpout zswpin +$zswpin pswpout +$pswpout clusters peak $(ghost_stat clusters_peak)"
+[ "$zswpout" -ge $((mem_kib / 4 / 4)) ] || gs_fail "only $zswpout pages went to zswap: the workload did not swap"
+[ "$zswpin" -gt 0 ] || gs_fail "no page came back from zswap"
+[ "$pswpout" -eq 0 ] || gs_fail "$pswpout pages were written to a device that has no backing store"

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# memcg and /dev/ghostswap: memory.swap.max caps a cgroup's ghost swap usage, memory.swap.current tracks
+# it; after rmdir of a cgroup whose tmpfs pages are swapped out, another process reads them back intact.
+. tests/lib/ghost.sh
+ghost_setup
+root=/sys/fs/cgroup
+grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
+cg=$root/gs-memcg
+mkdir "$cg"
+ghost_at_exit "rmdir $cg"
+echo 64M >"$cg/memory.max"
+echo 32M >"$cg/memory.swap.max"
+
+# "${in_cgroup[@]}" CMD...: run CMD inside $cg (as the same process, so $! is CMD's pid).
+# shellcheck disable=SC2016  # expanded by the inner bash
+in_cgroup=(bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg")
+
+out=/tmp/memcg.out
+"${in_cgroup[@]}" gs-memtest --size 80M --mix 0:1:0 --hold 600 >"$out" 2>&1 &
+holder=$!
+for _ in $(seq 600); do
+	grep -q 'state=ready' "$out" && break
+	kill -0 "$holder" 2>/dev/null || break
+	sleep 0.5
+done
+grep -q 'state=ready' "$out" || { cat "$out"; gs_fail "the cgroup's workload did not get ready"; }
+swap_now=$(cat "$cg/memory.swap.current")
+gs_log "memory.current $(cat "$cg/memory.current"), memory.swap.current $swap_now"
+[ "$swap_now" -gt 0 ] || gs_fail "memory.swap.current is 0 while the cgroup is swapped out"
+kill -USR1 "$holder"
+rc=0
+wait "$holder" || rc=$?
+cat "$out"
+[ "$rc" -eq 0 ] || gs_fail "the cgroup's workload failed (exit $rc)"
+
+# Beyond memory.max + memory.swap.max the cgroup is OOM-killed, its swap never above the limit.
+rc=0
+"${in_cgroup[@]}" gs-memtest --size 160M --mix 0:1:0 >/dev/null 2>&1 || rc=$?
+peak=$(cat "$cg/memory.swap.peak")
+gs_log "160M in a 64M + 32M swap cgroup: exit $rc, memory.swap.peak $peak"
+grep -H . "$cg/memory.swap.events"
+[ "$rc" -ne 0 ] || gs_fail "a workload beyond memory.max + memory.swap.max completed"
+[ "$peak" -le $((32 << 20)) ] || gs_fail "memory.swap.peak $peak exceeds memory.swap.max 32M"
+
+# Swapped-out tmpfs pages of a removed cgroup fault back in from another process.
+shm=/tmp/gs-shm
+mkdir -p "$shm"
+mount -t tmpfs -o size=128M none "$shm"
+ghost_at_exit "umount $shm"
+dying=$root/gs-dying
+mkdir "$dying"
+# shellcheck disable=SC2016  # expanded by the inner bash
+bash -c 'echo $$ >"$1/cgroup.procs" && yes "ghostswap tmpfs data $RANDOM" | head -c 48M >"$2/data"' \
+	_ "$dying" "$shm"
+sum=$(sha256sum <"$shm/data")
+echo 64M >"$dying/memory.reclaim" || true
+swapped=$(cat "$dying/memory.swap.current")
+gs_log "tmpfs data charged to $dying: memory.swap.current $swapped after memory.reclaim"
+[ "$swapped" -gt 0 ] || gs_fail "memory.reclaim swapped nothing of the tmpfs data out"
+rmdir "$dying"
+[ "$(sha256sum <"$shm/data")" = "$sum" ] || gs_fail "tmpfs data changed after its cgroup was removed"

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# rmmod is refused while the device is swapped on; 20 load / swapon / swapout / swapoff / unload cycles
+# work and leak nothing (kernel memory back to where it was; kmemleak clean on the debug kernel).
+. tests/lib/ghost.sh
+ghost_setup
+if err=$(rmmod ghostswap 2>&1); then gs_fail "rmmod succeeded while $GS_DEV is swapped on"; fi
+gs_log "rmmod while swapped on: $err"
+grep -q '^ghostswap ' /proc/modules || gs_fail "the module is gone"
+ghost_is_on || gs_fail "$GS_DEV is no longer swapped on"
+swapoff "$GS_DEV"
+rmmod ghostswap || gs_fail "rmmod after swapoff failed"
+
+kernel_kib() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	ghost_kernel_meminfo_kib
+}
+cycle() {
+	insmod "$GS_MODULE" size=256M
+	swapon "$GS_DEV"
+	gs-memtest --size 32M --mix 1:2:0 --pageout >/dev/null
+	swapoff "$GS_DEV"
+	rmmod ghostswap
+}
+cycle # warm up caches that a first cycle fills for good
+before=$(kernel_kib)
+for i in $(seq 20); do
+	cycle || gs_fail "cycle $i failed"
+done
+after=$(kernel_kib)
+gs_log "kernel memory (Slab+VmallocUsed+Percpu) before 20 cycles ${before} KiB, after ${after} KiB"
+[ $((after - before)) -le 512 ] || gs_fail "20 cycles grew kernel memory by $((after - before)) KiB"
+gs_kmemleak_check

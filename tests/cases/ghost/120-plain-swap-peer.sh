@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The patched kernel still swaps to a plain swap partition (virtio disk /dev/vdb, zswap off): the same
+# 2 x RAM verifying workload passes and really writes to the disk.
+. tests/lib/ghost.sh
+disk=/dev/vdb
+[ -b "$disk" ] || gs_fail "no $disk: the group needs a --disk of at least 2 x RAM"
+plain_cleanup() {
+	if grep -q "^$disk " /proc/swaps; then swapoff "$disk"; fi
+}
+trap ghost_cleanup EXIT
+ghost_at_exit plain_cleanup
+gs_zswap_disable
+mkswap "$disk" >/dev/null
+swapon "$disk"
+cat /proc/swaps
+mem_kib=$(ghost_mem_kib)
+pswpout0=$(gs_vmstat pswpout)
+gs-memtest --size $((mem_kib * 2))K --mix 2:5:1 || gs_fail "gs-memtest failed on a plain swap partition"
+pswpout=$(($(gs_vmstat pswpout) - pswpout0))
+gs_log "pswpout +$pswpout"
+[ "$pswpout" -ge $((mem_kib / 4 / 2)) ] || gs_fail "only $pswpout pages were written to $disk"

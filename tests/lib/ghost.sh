@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Helpers for the tests of /dev/ghostswap, sourced after tests/lib/guest.sh by a test that runs in the
+# guest. ghost_setup loads the module, enables zswap and swaps on; an EXIT trap set by ghost_setup undoes
+# all of it, so every test leaves the guest as it found it, pass or fail.
+
+GS_STATS=/sys/class/misc/ghostswap/stats
+
+# ghost_stat NAME: one of the module's statistics.
+ghost_stat() { cat "$GS_STATS/$1"; }
+
+# ghost_mem_kib: guest RAM (MemTotal) in KiB.
+ghost_mem_kib() { awk '/^MemTotal:/ { print $2 }' /proc/meminfo; }
+
+# ghost_swap_field FIELD: a /proc/swaps column (3 = size KiB, 4 = used KiB) of /dev/ghostswap, or "".
+ghost_swap_field() { awk -v d="$GS_DEV" -v f="$1" '$1 == d { print $f }' /proc/swaps; }
+
+ghost_is_on() { [ -n "$(ghost_swap_field 1)" ]; }
+
+# ghost_zswap_setup: zswap with lz4 and a pool big enough for tests whose data lives only in zswap.
+ghost_zswap_setup() {
+	gs_zswap_enable lz4
+	echo "${GHOST_ZSWAP_POOL_PERCENT:-60}" >/sys/module/zswap/parameters/max_pool_percent
+}
+
+# ghost_setup: insmod (default size), zswap on, swapon /dev/ghostswap (no mkswap); arm the cleanup.
+ghost_setup() {
+	trap ghost_cleanup EXIT
+	gs_module_load
+	[ -c "$GS_DEV" ] || gs_fail "$GS_DEV is not a character device after insmod"
+	ghost_zswap_setup
+	swapon "$GS_DEV" || gs_fail "swapon $GS_DEV failed"
+	ghost_is_on || gs_fail "$GS_DEV is not in /proc/swaps after swapon"
+}
+
+# ghost_at_exit CMD: run CMD (a simple command) at exit, before ghost_cleanup undoes ghost_setup.
+GHOST_EXIT_HOOKS=()
+ghost_at_exit() { GHOST_EXIT_HOOKS+=("$1"); }
+
+# ghost_cleanup: undo ghost_setup whatever state the test left (EXIT trap); keeps the test's status.
+ghost_cleanup() {
+	local rc=$? hook
+	for hook in "${GHOST_EXIT_HOOKS[@]}"; do
+		$hook || rc=1
+	done
+	pkill -KILL -f gs-memtest 2>/dev/null || true
+	if ghost_is_on; then
+		swapoff "$GS_DEV" || rc=1
+	fi
+	if grep -q '^ghostswap ' /proc/modules; then
+		rmmod ghostswap || rc=1
+	fi
+	gs_zswap_disable
+	exit "$rc"
+}
+
+# ghost_kernel_meminfo_kib: Slab + VmallocUsed + Percpu, the kernel memory a swapon can cost statically.
+ghost_kernel_meminfo_kib() {
+	awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo
+}
