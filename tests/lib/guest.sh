@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034  # variables for the tests that source this
+# Helpers for tests that run INSIDE the guest. A test is tests/cases/<group>/NNN-name.sh; the group runner
+# (tests/lib/run-group.sh) runs it with bash in /gs with this file sourced and `set -euo pipefail` on.
+#
+# Exit status of a test: 0 pass, 77 skip (gs_skip), anything else fail. Output goes to the test's log
+# (/gs/logs/<group>/<test>.log); the runner prints its tail on the console when the test fails.
+#
+# Guest layout: /gs = per-run copy of the repo's tests/ and module/ (with the built ghostswap.ko),
+# /gs/bin (built tests/prog programs, on PATH), /tmp/host (files given with run-qemu.sh --copy).
+# Environment: GS_KERNEL_VARIANT (release|debug), GS_KERNEL_UTS_VERSION, GS_KERNEL_PATCHES, GS_MEM_MIB,
+# GS_CPUS, GS_TEST (group/name of the running test).
+
+GS_MODULE=/gs/module/ghostswap.ko
+GS_DEV=/dev/ghostswap
+
+gs_log() { printf '# %s\n' "$*"; }
+
+# gs_fail MSG: fail the test now.
+gs_fail() {
+	printf 'FAIL: %s\n' "$*"
+	exit 1
+}
+
+# gs_skip REASON: skip the test (reported as ok with # SKIP).
+gs_skip() {
+	printf 'SKIP: %s\n' "$*"
+	exit 77
+}
+
+# gs_assert CMD...: run CMD; fail the test naming it if it fails.
+gs_assert() {
+	"$@" || gs_fail "assertion failed: $*"
+}
+
+# gs_kmsg MSG: write MSG to the kernel log (shows on the console between kernel messages).
+gs_kmsg() { printf 'ghostswap: %s\n' "$*" >/dev/kmsg; }
+
+# Allocation-failure reports (warn_alloc, fault injection) and OOM-killer reports print "Call Trace:",
+# which run-qemu.sh counts as a splat; between these two calls they do not count (WARNING/BUG/KASAN/Oops
+# still do). For tests that provoke them on purpose.
+gs_expect_call_traces_begin() { gs_kmsg "expect-call-traces begin"; }
+gs_expect_call_traces_end() { gs_kmsg "expect-call-traces end"; }
+
+# gs_vmstat NAME: a /proc/vmstat counter (0 if absent).
+gs_vmstat() { awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' /proc/vmstat; }
+
+# gs_module_load [PARAM=VALUE...]: insmod module/ghostswap.ko unless loaded; fail if it is not built.
+gs_module_load() {
+	grep -q '^ghostswap ' /proc/modules && return 0
+	[ -f "$GS_MODULE" ] || gs_fail "no $GS_MODULE: the module was not built (module/Kbuild missing or build failed)"
+	insmod "$GS_MODULE" "$@" || gs_fail "insmod $GS_MODULE failed"
+}
+
+# gs_module_unload: rmmod ghostswap if loaded.
+gs_module_unload() {
+	grep -q '^ghostswap ' /proc/modules || return 0
+	rmmod ghostswap || gs_fail "rmmod ghostswap failed"
+}
+
+# gs_zswap_enable [COMPRESSOR]: turn zswap on (default compressor lz4).
+gs_zswap_enable() {
+	echo "${1:-lz4}" >/sys/module/zswap/parameters/compressor
+	echo Y >/sys/module/zswap/parameters/enabled
+}
+gs_zswap_disable() { echo N >/sys/module/zswap/parameters/enabled; }
+
+# gs_is_debug: true on the debug kernel variant.
+gs_is_debug() { [ "${GS_KERNEL_VARIANT:-}" = debug ]; }
+
+# gs_kmemleak_check: on kernels with kmemleak, scan now and fail if it reports leaks (the report stays on
+# the console, where run-qemu.sh also counts it as a splat). No-op without kmemleak. If kmemleak has
+# disabled itself (e.g. "kmemleak: Memory pool empty" under memory pressure) it says so and does not fail.
+gs_kmemleak_check() {
+	local f=/sys/kernel/debug/kmemleak
+	[ -w "$f" ] || return 0
+	if ! { echo scan >"$f"; } 2>/dev/null; then
+		gs_log "kmemleak is disabled (see the kernel log: memory pool empty?): no leak check possible"
+		return 0
+	fi
+	echo scan >"$f" # a second scan reports what the first one found unreferenced
+	if [ -s "$f" ]; then
+		head -n 40 "$f"
+		gs_fail "kmemleak reports suspected leaks"
+	fi
+}

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tests/run.sh: run the tests of one group in this boot and report them on the console.
+#   bash tests/lib/run-group.sh GROUP TIMEOUT TEST...     (in /gs; TEST = file name in tests/cases/GROUP/)
+# Prints a TAP-like plan and one "GS-TAP: ok N - GROUP/TEST" / "GS-TAP: not ok N - GROUP/TEST" line per
+# test (with "# SKIP reason" / the reason of a failure); a failed test's log tail follows as "GS-TAP: # ..."
+# lines. Each test runs in its own bash with tests/lib/guest.sh sourced, stdin /dev/null, TIMEOUT seconds
+# at most; its log is /gs/logs/GROUP/TEST.log. Exits 0 iff no test failed.
+set -uo pipefail
+group=$1 timeout=$2
+shift 2
+logs=/gs/logs/$group
+mkdir -p "$logs"
+printf 'GS-TAP: 1..%d\n' "$#"
+n=0 failed=0
+for t in "$@"; do
+	n=$((n + 1))
+	name=$group/${t%.sh}
+	log=$logs/${t%.sh}.log
+	printf 'ghostswap: test %s start\n' "$name" >/dev/kmsg
+	start=$(date +%s)
+	rc=0
+	# shellcheck disable=SC2016  # $1 is expanded by the inner bash
+	GS_TEST=$name timeout -k 10 "$timeout" bash -c \
+		'set -euo pipefail; . /gs/tests/lib/guest.sh; . "$1"' _ "/gs/tests/cases/$group/$t" \
+		</dev/null >"$log" 2>&1 || rc=$?
+	secs=$(($(date +%s) - start))
+	printf 'ghostswap: test %s end (exit %d)\n' "$name" "$rc" >/dev/kmsg
+	case $rc in
+	0) printf 'GS-TAP: ok %d - %s (%ds)\n' "$n" "$name" "$secs" ;;
+	77) printf 'GS-TAP: ok %d - %s # SKIP %s\n' "$n" "$name" "$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)" ;;
+	*)
+		failed=$((failed + 1))
+		why="exit $rc"
+		[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && why="timeout after ${timeout}s"
+		printf 'GS-TAP: not ok %d - %s (%s, %ds)\n' "$n" "$name" "$why" "$secs"
+		tail -n 30 "$log" | sed 's/^/GS-TAP: # /'
+		;;
+	esac
+done
+exit $((failed > 0))
