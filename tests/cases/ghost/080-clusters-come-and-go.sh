@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 # Clusters are created under load and freed with their last slot: once the workload has exited and the
 # swap cache it left behind is reclaimed, the device is back to its one idle cluster (the header's), and
-# after swapoff every cluster created was freed.
+# after swapoff every cluster created was freed. The pressure stays inside the workload's cgroup
+# (memory.max), so no other process's pages are swapped out and keep clusters.
 . tests/lib/ghost.sh
 ghost_setup
 mem_kib=$(ghost_mem_kib)
@@ -13,9 +14,10 @@ grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.su
 cg=$root/gs-clusters
 mkdir "$cg"
 ghost_at_exit "rmdir $cg"
+echo $((mem_kib / 4))K >"$cg/memory.max"
 # shellcheck disable=SC2016  # expanded by the inner bash
 bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
-	gs-memtest --size $((mem_kib * 3 / 2))K --mix 1:3:0 || gs_fail "gs-memtest failed"
+	gs-memtest --size $((mem_kib / 2))K --mix 1:3:0 || gs_fail "gs-memtest failed"
 peak=$(ghost_stat clusters_peak)
 gs_log "clusters peak $peak, created $(ghost_stat clusters_created), freed $(ghost_stat clusters_freed)"
 [ "$peak" -gt 1 ] || gs_fail "no cluster was created under load (peak $peak)"

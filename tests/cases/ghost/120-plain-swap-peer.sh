@@ -16,7 +16,7 @@ swapon "$disk"
 cat /proc/swaps
 mem_kib=$(ghost_mem_kib)
 pswpout0=$(gs_vmstat pswpout)
-gs-memtest --size $((mem_kib * 2))K --mix 2:5:1 || gs_fail "gs-memtest failed on a plain swap partition"
+gs-memtest --size $((mem_kib * 2))K --mix 4:3:1 || gs_fail "gs-memtest failed on a plain swap partition"
 pswpout=$(($(gs_vmstat pswpout) - pswpout0))
 gs_log "pswpout +$pswpout"
 [ "$pswpout" -ge $((mem_kib / 4 / 2)) ] || gs_fail "only $pswpout pages were written to $disk"

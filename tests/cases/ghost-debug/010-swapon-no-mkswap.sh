@@ -1,0 +1,1 @@
+../ghost/010-swapon-no-mkswap.sh

@@ -1,0 +1,1 @@
+../ghost/015-lifecycle.sh

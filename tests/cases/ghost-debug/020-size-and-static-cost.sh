@@ -1,0 +1,1 @@
+../ghost/020-size-and-static-cost.sh

@@ -1,0 +1,1 @@
+../ghost/030-bad-size.sh

@@ -1,0 +1,1 @@
+../ghost/050-pageout.sh

@@ -1,0 +1,1 @@
+../ghost/060-mthp.sh

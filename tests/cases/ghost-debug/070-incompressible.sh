@@ -1,0 +1,1 @@
+../ghost/070-incompressible.sh

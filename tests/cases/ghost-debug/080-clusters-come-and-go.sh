@@ -1,0 +1,1 @@
+../ghost/080-clusters-come-and-go.sh

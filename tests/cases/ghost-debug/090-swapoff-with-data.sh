@@ -1,0 +1,1 @@
+../ghost/090-swapoff-with-data.sh

@@ -1,0 +1,1 @@
+../ghost/100-memcg.sh
