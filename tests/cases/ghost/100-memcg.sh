@@ -36,7 +36,9 @@ cat "$out"
 
 # Beyond memory.max + memory.swap.max the cgroup is OOM-killed, its swap never above the limit.
 rc=0
+gs_expect_call_traces_begin # the memcg OOM killer's report
 "${in_cgroup[@]}" gs-memtest --size 160M --mix 0:1:0 >/dev/null 2>&1 || rc=$?
+gs_expect_call_traces_end
 peak=$(cat "$cg/memory.swap.peak")
 gs_log "160M in a 64M + 32M swap cgroup: exit $rc, memory.swap.peak $peak"
 grep -H . "$cg/memory.swap.events"
