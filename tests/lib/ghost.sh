@@ -58,3 +58,16 @@ ghost_cleanup() {
 ghost_kernel_meminfo_kib() {
 	awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo
 }
+
+# ghost_wait_ready OUT PID: wait until gs-memtest --hold (pid PID, output in OUT) has filled its memory
+# and waits for SIGUSR1; fail the test if it exits or takes more than 5 minutes.
+ghost_wait_ready() {
+	local i
+	for i in $(seq 600); do
+		grep -q 'state=ready' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.5
+	done
+	cat "$1"
+	gs_fail "gs-memtest (pid $2) did not get ready (waited $((i / 2))s)"
+}

@@ -7,12 +7,7 @@ mem_kib=$(ghost_mem_kib)
 out=/tmp/held.out
 gs-memtest --size $((mem_kib / 2))K --mix 1:2:1 --pageout --hold 600 >"$out" 2>&1 &
 holder=$!
-for _ in $(seq 600); do
-	grep -q 'state=ready' "$out" && break
-	kill -0 "$holder" 2>/dev/null || break
-	sleep 0.5
-done
-grep -q 'state=ready' "$out" || { cat "$out"; gs_fail "the workload did not get ready"; }
+ghost_wait_ready "$out" "$holder"
 used=$(ghost_stat slots_used)
 gs_log "slots in use before swapoff: $used"
 [ "$used" -gt 0 ] || gs_fail "nothing was swapped out before swapoff"

@@ -19,12 +19,7 @@ in_cgroup=(bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg")
 out=/tmp/memcg.out
 "${in_cgroup[@]}" gs-memtest --size 80M --mix 0:1:0 --hold 600 >"$out" 2>&1 &
 holder=$!
-for _ in $(seq 600); do
-	grep -q 'state=ready' "$out" && break
-	kill -0 "$holder" 2>/dev/null || break
-	sleep 0.5
-done
-grep -q 'state=ready' "$out" || { cat "$out"; gs_fail "the cgroup's workload did not get ready"; }
+ghost_wait_ready "$out" "$holder"
 swap_now=$(cat "$cg/memory.swap.current")
 gs_log "memory.current $(cat "$cg/memory.current"), memory.swap.current $swap_now"
 [ "$swap_now" -gt 0 ] || gs_fail "memory.swap.current is 0 while the cgroup is swapped out"
