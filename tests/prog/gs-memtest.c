@@ -324,31 +324,13 @@ static void phase_begin(struct phase *ph)
 	getrusage(RUSAGE_SELF, &ph->ru0);
 }
 
-static long status_kb(const char *key)
+/* The "KEY: N kB" value of KEY in a /proc file, or -1. */
+static long proc_kb(const char *path, const char *key)
 {
 	char line[256];
 	size_t kl = strlen(key);
 	long v = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			v = strtol(line + kl + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
-}
-
-static long smaps_kb(const char *key)
-{
-	char line[256];
-	size_t kl = strlen(key);
-	long v = -1;
-	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
@@ -379,7 +361,8 @@ static void phase_end(const struct phase *ph, uint64_t bytes)
 	       tv_sec(&ru1.ru_stime) - tv_sec(&ph->ru0.ru_stime),
 	       ru1.ru_majflt - ph->ru0.ru_majflt,
 	       ru1.ru_minflt - ph->ru0.ru_minflt,
-	       status_kb("VmRSS"), status_kb("VmSwap"));
+	       proc_kb("/proc/self/status", "VmRSS"),
+	       proc_kb("/proc/self/status", "VmSwap"));
 }
 
 /* ---- phases ---- */
@@ -399,7 +382,7 @@ static void do_fill(const char *phase, const char *pass, uint32_t gen)
 	phase_end(&ph, cfg.size);
 	if (cfg.thp)
 		printf(PFX "phase=%s gen=%u pass=%s anon_huge_kb=%ld\n",
-		       phase, gen, pass, smaps_kb("AnonHugePages"));
+		       phase, gen, pass, proc_kb("/proc/self/smaps_rollup", "AnonHugePages"));
 }
 
 static void hexdump(char *out, const unsigned char *p, size_t n)
