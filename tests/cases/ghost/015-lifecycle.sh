@@ -31,5 +31,8 @@ for i in $(seq 20); do
 done
 after=$(kernel_kib)
 gs_log "kernel memory (Slab+VmallocUsed+Percpu) before 20 cycles ${before} KiB, after ${after} KiB"
-[ $((after - before)) -le 512 ] || gs_fail "20 cycles grew kernel memory by $((after - before)) KiB"
 gs_kmemleak_check
+# KASAN's quarantine holds freed objects back, so on the debug kernel kmemleak alone decides.
+if ! gs_is_debug; then
+	[ $((after - before)) -le 512 ] || gs_fail "20 cycles grew kernel memory by $((after - before)) KiB"
+fi
