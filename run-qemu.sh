@@ -109,8 +109,13 @@ find "$runs" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' | sort -rn | tai
 console=$run/console.log
 gs_msg "run folder: $run"
 
+# The guest's /gs/logs (per-test logs, test results) is copied out of the project image to $run/logs
+# before the images go: the console can interleave kernel messages with a job's output, this cannot.
 # shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
+	if [ -f "$run/project.img" ]; then
+		debugfs -R "rdump /logs $run" "$run/project.img" >/dev/null 2>&1 || true
+	fi
 	[ "$keep" = 1 ] || rm -rf "$run/project" "$run"/*.img "$run"/*.qcow2
 }
 trap cleanup EXIT

@@ -64,6 +64,19 @@ else
 fi
 [ "${#groups[@]}" -gt 0 ] || gs_die "no test groups in $cases"
 
+# group_results CONSOLE GROUP: the group's GS-TAP lines. Results come from the results.tap that run-qemu.sh
+# copied out of the guest next to CONSOLE (on the console a kernel message can land inside a line);
+# without results.tap, from the console, with the failure details ("GS-TAP: # ...").
+group_results() {
+	local tap
+	tap=$(dirname "$1")/logs/$2/results.tap
+	if [ -s "$tap" ]; then
+		cat "$tap"
+	else
+		tr -d '\r' <"$1" | grep -o 'GS-TAP: .*'
+	fi
+}
+
 # group_conf G: load the group's settings into QEMU_OPTS, TEST_TIMEOUT, BOOT_TIMEOUT.
 group_conf() {
 	QEMU_OPTS=() TEST_TIMEOUT=600 BOOT_TIMEOUT=''
@@ -147,6 +160,8 @@ for g in "${groups[@]}"; do
 					if [ "${BASH_REMATCH[1]}" = "not ok" ]; then
 						detail=${rest# (}
 						report fail "$name" "${detail%)}; console: $console"
+						tlog=$(dirname "$console")/logs/$name.log
+						[ ! -f "$tlog" ] || tail -n 30 "$tlog" | sed 's/^/        /'
 					elif [[ $rest == *"# SKIP"* ]]; then
 						report skip "$name" "${rest#*# SKIP }"
 					else
@@ -156,7 +171,7 @@ for g in "${groups[@]}"; do
 				elif [[ $line == "GS-TAP: # "* ]]; then
 					printf '        %s\n' "${line#GS-TAP: # }"
 				fi
-			done < <(tr -d '\r' <"$console" | grep -o 'GS-TAP: .*')
+			done < <(group_results "$console" "$g")
 		fi
 		for b in "${guest[@]}"; do
 			name=$g/${b%.sh}

@@ -11,6 +11,7 @@ group=$1 timeout=$2
 shift 2
 logs=/gs/logs/$group
 mkdir -p "$logs"
+: >"$logs/results.tap"
 printf 'GS-TAP: 1..%d\n' "$#"
 n=0 failed=0
 for t in "$@"; do
@@ -26,16 +27,20 @@ for t in "$@"; do
 		</dev/null >"$log" 2>&1 || rc=$?
 	secs=$(($(date +%s) - start))
 	printf 'ghostswap: test %s end (exit %d)\n' "$name" "$rc" >/dev/kmsg
+	# The result line also goes to results.tap, which run-qemu.sh copies out of the guest: unlike the
+	# console, it cannot have kernel messages in the middle of a line.
 	case $rc in
-	0) printf 'GS-TAP: ok %d - %s (%ds)\n' "$n" "$name" "$secs" ;;
-	77) printf 'GS-TAP: ok %d - %s # SKIP %s\n' "$n" "$name" "$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)" ;;
+	0) result=$(printf 'GS-TAP: ok %d - %s (%ds)' "$n" "$name" "$secs") ;;
+	77) result=$(printf 'GS-TAP: ok %d - %s # SKIP %s' "$n" "$name" "$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)") ;;
 	*)
 		failed=$((failed + 1))
 		why="exit $rc"
 		[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && why="timeout after ${timeout}s"
-		printf 'GS-TAP: not ok %d - %s (%s, %ds)\n' "$n" "$name" "$why" "$secs"
-		tail -n 30 "$log" | sed 's/^/GS-TAP: # /'
+		result=$(printf 'GS-TAP: not ok %d - %s (%s, %ds)' "$n" "$name" "$why" "$secs")
 		;;
 	esac
+	printf '%s\n' "$result" | tee -a "$logs/results.tap"
+	sync "$logs/results.tap"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || tail -n 30 "$log" | sed 's/^/GS-TAP: # /'
 done
 exit $((failed > 0))
