@@ -71,3 +71,13 @@ ghost_wait_ready() {
 	cat "$1"
 	gs_fail "gs-memtest (pid $2) did not get ready (waited $((i / 2))s)"
 }
+
+# ghost_pressure CMD...: run a memory-pressure workload. Its allocation stall or failure reports (slow
+# reclaim under TCG, above all with KASAN) do not count as splats; WARNING, BUG, KASAN still do.
+ghost_pressure() {
+	local rc=0
+	gs_expect_call_traces_begin
+	"$@" || rc=$?
+	gs_expect_call_traces_end
+	return "$rc"
+}

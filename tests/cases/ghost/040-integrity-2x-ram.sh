@@ -6,7 +6,7 @@
 ghost_setup
 mem_kib=$(ghost_mem_kib)
 pswpout0=$(gs_vmstat pswpout) zswpout0=$(gs_vmstat zswpout) zswpin0=$(gs_vmstat zswpin)
-gs-memtest --size $((mem_kib * 2))K --mix 4:3:1 || gs_fail "gs-memtest reported mismatches or failed"
+ghost_pressure gs-memtest --size $((mem_kib * 2))K --mix 4:3:1 || gs_fail "gs-memtest reported mismatches or failed"
 zswpout=$(($(gs_vmstat zswpout) - zswpout0)) zswpin=$(($(gs_vmstat zswpin) - zswpin0))
 pswpout=$(($(gs_vmstat pswpout) - pswpout0))
 gs_log "zswpout +$zswpout zswpin +$zswpin pswpout +$pswpout clusters peak $(ghost_stat clusters_peak)"

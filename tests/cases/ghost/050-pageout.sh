@@ -6,7 +6,7 @@ ghost_setup
 mem_kib=$(ghost_mem_kib)
 region_kib=$((mem_kib / 2))
 zswpout0=$(gs_vmstat zswpout) used0=$(ghost_stat slots_used)
-gs-memtest --size ${region_kib}K --mix 1:2:1 --pageout --passes 2 || gs_fail "gs-memtest failed"
+ghost_pressure gs-memtest --size ${region_kib}K --mix 1:2:1 --pageout --passes 2 || gs_fail "gs-memtest failed"
 zswpout=$(($(gs_vmstat zswpout) - zswpout0))
 gs_log "zswpout +$zswpout for a region of $((region_kib / 4)) pages; slots used before $used0"
 # Half the pages are compressible data (the mix 1:2:1): paged out twice, most of them reach zswap.

@@ -16,7 +16,7 @@ mkdir "$cg"
 ghost_at_exit "rmdir $cg"
 echo $((mem_kib / 4))K >"$cg/memory.max"
 # shellcheck disable=SC2016  # expanded by the inner bash
-bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+ghost_pressure bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
 	gs-memtest --size $((mem_kib / 2))K --mix 1:3:0 || gs_fail "gs-memtest failed"
 peak=$(ghost_stat clusters_peak)
 gs_log "clusters peak $peak, created $(ghost_stat clusters_created), freed $(ghost_stat clusters_freed)"

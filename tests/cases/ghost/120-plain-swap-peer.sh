@@ -18,11 +18,8 @@ mem_kib=$(ghost_mem_kib)
 pswpout0=$(gs_vmstat pswpout)
 # Stock 7.3 may report a failed sleeping swap table allocation here (swap_cluster_populate() has no
 # __GFP_NOWARN); it is handled, and plain swap is deliberately left as upstream has it.
-gs_expect_call_traces_begin
-rc=0
-gs-memtest --size $((mem_kib * 2))K --mix 4:3:1 || rc=$?
-gs_expect_call_traces_end
-[ "$rc" -eq 0 ] || gs_fail "gs-memtest failed on a plain swap partition (exit $rc)"
+ghost_pressure gs-memtest --size $((mem_kib * 2))K --mix 4:3:1 ||
+	gs_fail "gs-memtest failed on a plain swap partition"
 pswpout=$(($(gs_vmstat pswpout) - pswpout0))
 gs_log "pswpout +$pswpout"
 [ "$pswpout" -ge $((mem_kib / 4 / 2)) ] || gs_fail "only $pswpout pages were written to $disk"
