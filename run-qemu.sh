@@ -124,7 +124,7 @@ qemu-img create -q -f qcow2 -b "$base_img" -F raw "$run/root.qcow2"
 # Disks are virtio-blk PCI devices in command-line order, which is the guest's vda, vdb, ... order.
 drives=()
 add_disk() { # add_disk ID FILE FORMAT [DEVICE-OPTIONS]
-	drives+=(-drive "file=$2,if=none,id=$1,format=$3,cache=unsafe" -device "virtio-blk-pci,drive=$1${4:+,$4}")
+	drives+=(-drive "file=$2,if=none,id=$1,format=$3,cache=unsafe,discard=unmap" -device "virtio-blk-pci,drive=$1${4:+,$4}")
 }
 add_disk root "$run/root.qcow2" qcow2
 i=0
@@ -139,7 +139,7 @@ p=$run/project
 mkdir -p "$p/.gs" "$p/bin" "$p/host" "$p/module" "$p/hook-patch"
 rsync -a --exclude='*.o' --exclude='.*.cmd' "$GS_TOP/tests" "$p/"
 rsync -a --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' "$GS_TOP/module/" "$p/module/"
-[ -f "$GS_TOP/module/Kbuild" ] && [ -f "$kbase/ext/.stamp" ] && cp "$kbase/ext/module/ghostswap.ko" "$p/module/"
+[ -f "$kbase/ext/.stamp" ] && cp "$kbase/ext/ghostswap.ko" "$p/module/"
 [ -f "$(gs_series_file)" ] && cp "$(gs_series_file)" "$p/hook-patch/series"
 if [ -d "$GS_BUILD/progs/bin" ]; then
 	cp -a "$GS_BUILD/progs/bin/." "$p/bin/"

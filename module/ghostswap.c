@@ -7,10 +7,12 @@
  * a pseudo inode whose address_space operations provide that header to
  * swapon(2) and register our swap_ops through ->swap_activate().  The swap
  * core then allocates the device's clusters on demand (SWAP_OPS_F_DYNAMIC),
- * so an unused device costs nothing whatever its size, and keeps every
- * page zswap refuses in memory (SWAP_OPS_F_NO_BACKING).
+ * so an unused device costs nothing whatever its size.  Without a backend,
+ * every page zswap refuses stays in memory (SWAP_OPS_F_NO_BACKING); with
+ * one (ghostswap.h), those pages and the ones zswap writes back go to it.
  *
- * Usage: insmod ghostswap.ko [size=BYTES]; swapon /dev/ghostswap
+ * Usage: insmod ghostswap.ko [size=BYTES] [backing_dev=PATH];
+ *        swapon /dev/ghostswap
  * Statistics: /sys/class/misc/ghostswap/stats/
  */
 
@@ -19,7 +21,6 @@
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
-#include <linux/huge_mm.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
@@ -35,12 +36,7 @@
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
 
-/* The swap core's cluster size (SWAPFILE_CLUSTER in mm/swap.h) */
-#ifdef CONFIG_THP_SWAP
-#define GHOST_CLUSTER_SLOTS	HPAGE_PMD_NR
-#else
-#define GHOST_CLUSTER_SLOTS	256
-#endif
+#include "ghostswap.h"
 
 /* Highest slot count a swap header can describe, in whole clusters */
 #define GHOST_MAX_SLOTS	round_down((u64)U32_MAX, GHOST_CLUSTER_SLOTS)
@@ -70,14 +66,22 @@ static atomic_long_t ghost_pages_kept;		/* zswap refused, kept in RAM */
 /* Device size in bytes, fixed at load time; 0 until ghost_size_init() */
 static u64 ghost_size;
 
-static int ghost_size_set(const char *val, const struct kernel_param *kp)
+/**
+ * ghost_parse_bytes() - parse a module parameter given in bytes
+ * @name: the parameter's name, for the error message
+ * @val: digits, optionally followed by K, M, G or T (binary units)
+ * @bytes: the result
+ *
+ * Return: 0, or -EINVAL or -ERANGE after logging what is wrong with @val.
+ */
+int ghost_parse_bytes(const char *name, const char *val, u64 *bytes)
 {
 	static const char suffixes[] = "KMGT";
 	char digits[24];
 	size_t len = strcspn(val, "\n");
 	const char *unit = len ? strchr(suffixes, toupper(val[len - 1])) : NULL;
 	unsigned int shift = 0;
-	u64 number, bytes;
+	u64 number;
 
 	if (unit && *unit) {
 		shift = 10 * (unit - suffixes + 1);
@@ -95,8 +99,26 @@ static int ghost_size_set(const char *val, const struct kernel_param *kp)
 	default:
 		goto invalid;
 	}
-	if (check_shl_overflow(number, shift, &bytes))
+	if (check_shl_overflow(number, shift, bytes))
 		goto too_large;
+	return 0;
+
+invalid:
+	pr_err("%s=%s is not a size: give bytes, optionally with a K, M, G or T suffix\n",
+	       name, val);
+	return -EINVAL;
+too_large:
+	pr_err("%s=%s does not fit in 64 bits\n", name, val);
+	return -ERANGE;
+}
+
+static int ghost_size_set(const char *val, const struct kernel_param *kp)
+{
+	u64 bytes;
+	int ret = ghost_parse_bytes("size", val, &bytes);
+
+	if (ret)
+		return ret;
 	if (bytes < (u64)GHOST_CLUSTER_SLOTS * PAGE_SIZE) {
 		pr_err("size=%s is below the minimum of %lu bytes (one swap cluster)\n",
 		       val, GHOST_CLUSTER_SLOTS * PAGE_SIZE);
@@ -104,14 +126,6 @@ static int ghost_size_set(const char *val, const struct kernel_param *kp)
 	}
 	*(u64 *)kp->arg = bytes;
 	return 0;
-
-invalid:
-	pr_err("size=%s is not a size: give bytes, optionally with a K, M, G or T suffix\n",
-	       val);
-	return -EINVAL;
-too_large:
-	pr_err("size=%s does not fit in 64 bits\n", val);
-	return -ERANGE;
 }
 
 static const struct kernel_param_ops ghost_size_ops = {
@@ -125,10 +139,20 @@ MODULE_PARM_DESC(size,
 /*********************************
  * device state
  *********************************/
+/* Backends the device can use; each attaches itself when configured. */
+static const struct ghost_backend *const ghost_backends[] = {
+	&ghost_bdev_backend,
+};
+
+/* Guards ghost.backend and ghost.swap_info: see ghostswap.h */
+DEFINE_MUTEX(ghost_config_mutex);
+
 /*
- * Set up at module init and constant until exit, except swap_info, which
- * the swap core writes through ->swap_activate()/->swap_deactivate() under
- * the pseudo inode's lock (swapon/swapoff hold it) and sysfs only reads.
+ * Set up at module init and constant until exit, except:
+ * @swap_info, written by ->swap_activate()/->swap_deactivate() under
+ * ghost_config_mutex, read locklessly by sysfs;
+ * @backend, written under ghost_config_mutex while the device is not in use
+ * (ghost_swapped_on()), so constant for the swap core's callbacks.
  */
 static struct ghost_device {
 	unsigned long nr_slots;		/* ghost_size in pages */
@@ -136,28 +160,71 @@ static struct ghost_device {
 	struct vfsmount *mnt;		/* pseudo fs holding the inode */
 	struct inode *inode;		/* f_mapping of every open file */
 	struct swap_info_struct *swap_info;	/* while swapped on */
+	const struct ghost_backend *backend;	/* NULL: no backing store */
 } ghost;
+
+/*
+ * The device is in use from swapon until swapoff has freed its last cluster,
+ * which happens after ->swap_deactivate().  Caller holds ghost_config_mutex.
+ */
+bool ghost_swapped_on(void)
+{
+	lockdep_assert_held(&ghost_config_mutex);
+	return ghost.swap_info || atomic_long_read(&ghost_clusters);
+}
+
+/* Use @backend (NULL for none) from the next swapon. */
+void ghost_backend_set(const struct ghost_backend *backend)
+{
+	lockdep_assert_held(&ghost_config_mutex);
+	if (WARN_ON_ONCE(ghost_swapped_on()))
+		return;
+	ghost.backend = backend;
+	if (backend)
+		pr_info("backend: %s\n", backend->name);
+}
 
 /*********************************
  * swap_ops
  *********************************/
-/* Each cluster the swap core creates is counted; no private data yet. */
+/*
+ * Each cluster the swap core creates is counted, and gets the backend's
+ * per-cluster data if there is a backend.
+ */
 static void *ghost_cluster_alloc(struct swap_info_struct *sis, gfp_t gfp)
 {
-	long now = atomic_long_inc_return(&ghost_clusters);
-	long peak = atomic_long_read(&ghost_clusters_peak);
+	void *priv = ghost.backend ? ghost.backend->cluster_alloc(gfp) : NULL;
+	long now, peak;
 
+	if (IS_ERR(priv))
+		return priv;
+	now = atomic_long_inc_return(&ghost_clusters);
+	peak = atomic_long_read(&ghost_clusters_peak);
 	while (now > peak &&
 	       !atomic_long_try_cmpxchg(&ghost_clusters_peak, &peak, now))
 		;
 	atomic_long_inc(&ghost_clusters_created);
-	return NULL;
+	return priv;
 }
 
+/*
+ * Done with the backend before the count drops: once it is 0 after swapoff,
+ * ghost_swapped_on() lets the backend change.
+ */
 static void ghost_cluster_free(struct swap_info_struct *sis, void *priv)
 {
-	atomic_long_dec(&ghost_clusters);
+	if (ghost.backend)
+		ghost.backend->cluster_free(priv);
 	atomic_long_inc(&ghost_clusters_freed);
+	/* Order the uses of the backend above before the count drops. */
+	smp_mb__before_atomic();
+	atomic_long_dec(&ghost_clusters);
+}
+
+static void ghost_slots_free(struct swap_info_struct *sis, void *priv,
+			     pgoff_t offset, unsigned int nr)
+{
+	ghost.backend->slots_free(priv, offset % GHOST_CLUSTER_SLOTS, nr);
 }
 
 static void ghost_folio_kept(struct swap_info_struct *sis, struct folio *folio)
@@ -182,12 +249,12 @@ static void ghost_fail_io(struct swap_io_ctx *ctx, int rw)
 	sio->iocb.ki_complete(&sio->iocb, -EIO);
 }
 
-static void ghost_submit_write(struct swap_io_ctx *ctx)
+static void ghost_fail_write(struct swap_io_ctx *ctx)
 {
 	ghost_fail_io(ctx, WRITE);
 }
 
-static void ghost_submit_read(struct swap_io_ctx *ctx)
+static void ghost_fail_read(struct swap_io_ctx *ctx)
 {
 	ghost_fail_io(ctx, READ);
 }
@@ -195,11 +262,39 @@ static void ghost_submit_read(struct swap_io_ctx *ctx)
 static const struct swap_ops ghost_swap_ops = {
 	.flags		= SWAP_OPS_F_DYNAMIC | SWAP_OPS_F_NO_BACKING,
 	.can_merge	= swap_fs_can_merge,
-	.submit_write	= ghost_submit_write,
-	.submit_read	= ghost_submit_read,
+	.submit_write	= ghost_fail_write,
+	.submit_read	= ghost_fail_read,
 	.cluster_alloc	= ghost_cluster_alloc,
 	.cluster_free	= ghost_cluster_free,
 	.folio_kept	= ghost_folio_kept,
+};
+
+static void ghost_backend_write(struct swap_io_ctx *ctx)
+{
+	ghost.backend->submit_write(ctx);
+}
+
+static void ghost_backend_read(struct swap_io_ctx *ctx)
+{
+	ghost.backend->submit_read(ctx);
+}
+
+/* The backend places every page itself: any batch of the device can merge. */
+static bool ghost_backend_can_merge(struct folio *folio,
+				    struct folio *prev_folio,
+				    size_t prev_folio_size, int rw)
+{
+	return true;
+}
+
+static const struct swap_ops ghost_backed_swap_ops = {
+	.flags		= SWAP_OPS_F_DYNAMIC,
+	.can_merge	= ghost_backend_can_merge,
+	.submit_write	= ghost_backend_write,
+	.submit_read	= ghost_backend_read,
+	.cluster_alloc	= ghost_cluster_alloc,
+	.cluster_free	= ghost_cluster_free,
+	.slots_free	= ghost_slots_free,
 };
 
 /*********************************
@@ -235,22 +330,37 @@ static int ghost_swap_activate(struct swap_info_struct *sis, struct file *file,
 {
 	int ret;
 
-	/* Reads come from zswap or the zero flag, never from a disk. */
-	sis->flags |= SWP_SOLIDSTATE | SWP_SYNCHRONOUS_IO;
-	ret = swap_fs_activate(sis, &ghost_swap_ops);
+	mutex_lock(&ghost_config_mutex);
+	sis->flags |= SWP_SOLIDSTATE;
+	if (ghost.backend) {
+		/*
+		 * Through the swap cache: reads of a backend are block I/O,
+		 * writes are batched into sequential runs.
+		 */
+		ghost.backend->swapon(sis);
+		ret = swap_fs_activate(sis, &ghost_backed_swap_ops);
+	} else {
+		/* Reads come from zswap or the zero flag, never from a disk. */
+		sis->flags |= SWP_SYNCHRONOUS_IO;
+		ret = swap_fs_activate(sis, &ghost_swap_ops);
+	}
 	if (ret < 0)
-		return ret;
+		goto unlock;
 	if (sis->max < ghost.nr_slots)
 		pr_notice("the kernel addresses %u of the %lu slots asked for\n",
 			  sis->max, ghost.nr_slots);
 	*span = sis->pages;
 	WRITE_ONCE(ghost.swap_info, sis);
+unlock:
+	mutex_unlock(&ghost_config_mutex);
 	return ret;
 }
 
 static void ghost_swap_deactivate(struct file *file)
 {
+	mutex_lock(&ghost_config_mutex);
 	WRITE_ONCE(ghost.swap_info, NULL);
+	mutex_unlock(&ghost_config_mutex);
 }
 
 static const struct address_space_operations ghost_aops = {
@@ -328,18 +438,14 @@ static DEVICE_ATTR_RO(slots_used);
 static ssize_t metadata_bytes_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%lu\n", atomic_long_read(&ghost_clusters) *
-			  GHOST_CLUSTER_META_BYTES);
+	const struct ghost_backend *backend = READ_ONCE(ghost.backend);
+	size_t per_cluster = GHOST_CLUSTER_META_BYTES +
+			     (backend ? backend->cluster_bytes : 0);
+
+	return sysfs_emit(buf, "%lu\n",
+			  atomic_long_read(&ghost_clusters) * per_cluster);
 }
 static DEVICE_ATTR_RO(metadata_bytes);
-
-#define GHOST_COUNTER_ATTR(name, counter)				\
-static ssize_t name##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&(counter)));	\
-}									\
-static DEVICE_ATTR_RO(name)
 
 GHOST_COUNTER_ATTR(clusters, ghost_clusters);
 GHOST_COUNTER_ATTR(clusters_peak, ghost_clusters_peak);
@@ -404,6 +510,40 @@ static void ghost_size_init(void)
 	ghost.nr_slots = slots;
 }
 
+static void ghost_backends_exit(unsigned int nr)
+{
+	struct kobject *kobj = &ghost_misc.this_device->kobj;
+
+	while (nr--) {
+		ghost_backends[nr]->exit();
+		sysfs_unmerge_group(kobj, ghost_backends[nr]->stats);
+	}
+}
+
+/* After the device is registered: a backend may attach at once. */
+static int ghost_backends_init(void)
+{
+	struct kobject *kobj = &ghost_misc.this_device->kobj;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ghost_backends); i++) {
+		ret = sysfs_merge_group(kobj, ghost_backends[i]->stats);
+		if (ret)
+			goto unwind;
+		ret = ghost_backends[i]->init();
+		if (ret) {
+			sysfs_unmerge_group(kobj, ghost_backends[i]->stats);
+			goto unwind;
+		}
+	}
+	return 0;
+
+unwind:
+	ghost_backends_exit(i);
+	return ret;
+}
+
 static int __init ghost_init(void)
 {
 	int ret;
@@ -430,10 +570,15 @@ static int __init ghost_init(void)
 	ret = misc_register(&ghost_misc);
 	if (ret)
 		goto put_inode;
+	ret = ghost_backends_init();
+	if (ret)
+		goto deregister;
 	pr_info("/dev/ghostswap ready: %lu MiB\n",
 		ghost.nr_slots >> (20 - PAGE_SHIFT));
 	return 0;
 
+deregister:
+	misc_deregister(&ghost_misc);
 put_inode:
 	iput(ghost.inode);
 unmount:
@@ -445,6 +590,7 @@ free_header:
 
 static void __exit ghost_exit(void)
 {
+	ghost_backends_exit(ARRAY_SIZE(ghost_backends));
 	misc_deregister(&ghost_misc);
 	iput(ghost.inode);
 	kern_unmount(ghost.mnt);
@@ -455,4 +601,4 @@ module_init(ghost_init);
 module_exit(ghost_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Swap device with no backing store, backed by zswap");
+MODULE_DESCRIPTION("Dynamically sized swap device backed by zswap and optionally a block device");

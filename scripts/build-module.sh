@@ -4,9 +4,8 @@
 #
 # The repo stays clean: Kbuild and module/ are copied (rsync, only changed files) to
 # $GS_CACHE/build/<variant>/ext and built there with make -C <kernel obj> M=<that dir>.
-# Output: $GS_CACHE/build/<variant>/ext/module/ghostswap.ko. Builds the kernel variant first if needed.
+# Output: $GS_CACHE/build/<variant>/ext/ghostswap.ko. Builds the kernel variant first if needed.
 # Rebuilt only when the module sources, the top-level Kbuild, this script or the kernel change.
-# Without module/Kbuild (module not written yet) there is nothing to build: says so and exits 0.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,11 +19,6 @@ esac
 [ $# -eq 1 ] || gs_die "usage: scripts/build-module.sh release|debug"
 variant=$1
 gs_check_variant "$variant"
-
-if [ ! -f "$GS_TOP/module/Kbuild" ]; then
-	gs_uptodate "module $variant: no module/Kbuild in the repo yet, nothing to build"
-	exit 0
-fi
 
 GS_QUIET=1 "$GS_TOP/scripts/build-kernel.sh" "$variant"
 base=$GS_BUILD/$variant
@@ -40,8 +34,8 @@ mapfile -t srcs < <(cd "$GS_TOP" && find module -type f ! -name '*.o' ! -name '*
 key=$(gs_hash "kernel $(cat "$base/stamp")" "$GS_TOP/Kbuild" "${srcs[@]/#/$GS_TOP/}" \
 	"$GS_TOP/scripts/build-module.sh")
 
-if [ "$(cat "$ext/.stamp" 2>/dev/null)" = "$key" ] && [ -f "$ext/module/ghostswap.ko" ]; then
-	gs_uptodate "module $variant: up to date ($ext/module/ghostswap.ko)"
+if [ "$(cat "$ext/.stamp" 2>/dev/null)" = "$key" ] && [ -f "$ext/ghostswap.ko" ]; then
+	gs_uptodate "module $variant: up to date ($ext/ghostswap.ko)"
 	exit 0
 fi
 
@@ -50,13 +44,13 @@ flock 9
 t_all=$(gs_now)
 mkdir -p "$ext/module"
 # No stale module may survive a failed build.
-rm -f "$ext/.stamp" "$ext/module/ghostswap.ko"
+rm -f "$ext/.stamp" "$ext/ghostswap.ko"
 rsync -a --checksum "$GS_TOP/Kbuild" "$ext/Kbuild"
 rsync -a --checksum --delete "${excl[@]}" "$GS_TOP/module/" "$ext/module/"
 export CCACHE_DIR=$GS_CACHE/ccache
 run_step "module $variant: make -C <kernel $variant> M=$ext modules" "$GS_LOGS/module-$variant.log" \
 	make -C "$obj" M="$ext" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" modules
-[ -f "$ext/module/ghostswap.ko" ] ||
-	gs_die "module $variant: make succeeded but made no module/ghostswap.ko (log: $GS_LOGS/module-$variant.log)"
+[ -f "$ext/ghostswap.ko" ] ||
+	gs_die "module $variant: make succeeded but made no ghostswap.ko (log: $GS_LOGS/module-$variant.log)"
 printf '%s\n' "$key" >"$ext/.stamp"
-gs_msg "module $variant: built in $(gs_elapsed "$t_all"): $ext/module/ghostswap.ko"
+gs_msg "module $variant: built in $(gs_elapsed "$t_all"): $ext/ghostswap.ko"

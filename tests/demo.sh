@@ -18,7 +18,7 @@ step "kernel $(uname -r), $(nproc) CPU(s), $(awk '/MemTotal/ { print int($2 / 10
 
 step "insmod $GS_MODULE"
 [ -f "$GS_MODULE" ] ||
-	die "$GS_MODULE was not built (no module/Kbuild in the repo yet, or its build failed: see make module)"
+	die "$GS_MODULE was not built (its build failed: see make module)"
 insmod "$GS_MODULE" || die "insmod $GS_MODULE failed (see the kernel messages above)"
 for _ in $(seq 50); do
 	[ -c "$GS_DEV" ] && break

@@ -48,7 +48,7 @@ gs_vmstat() { awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) p
 # gs_module_load [PARAM=VALUE...]: insmod module/ghostswap.ko unless loaded; fail if it is not built.
 gs_module_load() {
 	grep -q '^ghostswap ' /proc/modules && return 0
-	[ -f "$GS_MODULE" ] || gs_fail "no $GS_MODULE: the module was not built (module/Kbuild missing or build failed)"
+	[ -f "$GS_MODULE" ] || gs_fail "no $GS_MODULE: the module was not built (see make module)"
 	insmod "$GS_MODULE" "$@" || gs_fail "insmod $GS_MODULE failed"
 }
 
