@@ -23,10 +23,13 @@ ghost_zswap_setup() {
 	echo "${GHOST_ZSWAP_POOL_PERCENT:-60}" >/sys/module/zswap/parameters/max_pool_percent
 }
 
-# ghost_setup: insmod (default size), zswap on, swapon /dev/ghostswap (no mkswap); arm the cleanup.
+# Module parameters for ghost_setup's insmod (e.g. backing_dev=/dev/vdb); default size, no backend.
+GHOST_MODULE_PARAMS=()
+
+# ghost_setup: insmod, zswap on, swapon /dev/ghostswap (no mkswap); arm the cleanup.
 ghost_setup() {
 	trap ghost_cleanup EXIT
-	gs_module_load
+	gs_module_load "${GHOST_MODULE_PARAMS[@]}"
 	[ -c "$GS_DEV" ] || gs_fail "$GS_DEV is not a character device after insmod"
 	ghost_zswap_setup
 	swapon "$GS_DEV" || gs_fail "swapon $GS_DEV failed"

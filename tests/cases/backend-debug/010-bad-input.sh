@@ -1,0 +1,1 @@
+../backend/010-bad-input.sh

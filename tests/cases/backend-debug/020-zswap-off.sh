@@ -1,0 +1,1 @@
+../backend/020-zswap-off.sh

@@ -1,0 +1,1 @@
+../backend/060-swapoff-with-data.sh

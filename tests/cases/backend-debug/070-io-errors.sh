@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# I/O errors on the backing device (fail_make_request, debug kernel): while every write fails, pages
+# pushed out stay in memory and verify; while reads fail, the process whose pages cannot be read dies of
+# SIGBUS and the kernel does not; afterwards the device works again. Both error counters move.
+. tests/lib/backend.sh
+fi_dir=/sys/kernel/debug/fail_make_request
+[ -d "$fi_dir" ] || gs_skip "no $fi_dir: this kernel has no CONFIG_FAIL_MAKE_REQUEST"
+ghost_setup
+gs_zswap_disable
+fail_io() { echo "$1" >"/sys/block/${GS_BACKING#/dev/}/make-it-fail"; }
+ghost_at_exit "fail_io 0"
+echo 0 >"$fi_dir/verbose"
+echo 100 >"$fi_dir/probability"
+echo 1 >"$fi_dir/interval"
+echo -1 >"$fi_dir/times"
+size_kib=$(($(ghost_mem_kib) / 8))
+
+write_errors0=$(ghost_stat backend_write_errors)
+fail_io 1
+gs-memtest --size "${size_kib}K" --mix 0:1:1 --pageout --passes 2 ||
+	gs_fail "data changed while writes to the backing device failed"
+fail_io 0
+write_errors=$(($(ghost_stat backend_write_errors) - write_errors0))
+gs_log "failed backend writes: $write_errors; pages on the disk: $(ghost_stat backend_pages)"
+[ "$write_errors" -gt 0 ] || gs_fail "no write error was injected"
+
+out=/tmp/held.out
+gs-memtest --size "${size_kib}K" --mix 0:1:1 --pageout --hold 600 >"$out" 2>&1 &
+holder=$!
+ghost_wait_ready "$out" "$holder"
+[ "$(ghost_stat backend_pages)" -gt 0 ] || gs_fail "nothing reached the backing device"
+read_errors0=$(ghost_stat backend_read_errors)
+fail_io 1
+kill -USR1 "$holder"
+rc=0
+wait "$holder" || rc=$?
+fail_io 0
+read_errors=$(($(ghost_stat backend_read_errors) - read_errors0))
+gs_log "reader exit status $rc, failed backend reads: $read_errors"
+[ "$rc" -eq $((128 + 7)) ] || { cat "$out" && gs_fail "the reader did not die of SIGBUS (exit $rc)"; }
+[ "$read_errors" -gt 0 ] || gs_fail "no read error was counted"
+
+gs-memtest --size "${size_kib}K" --mix 0:1:1 --pageout || gs_fail "the device does not work after the errors"
+swapoff "$GS_DEV" || gs_fail "swapoff after I/O errors failed"
+backend_check_empty
+backend_report
