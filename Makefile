@@ -3,6 +3,7 @@
 #
 #   make check [T=GROUP[/TEST]]   build whatever is missing, run the tests (tests/run.sh)
 #   make demo                     boot the guest and run the demo (./run-qemu.sh)
+#   make bench                    ghostswap vs zram vs zswap + swap partition (bench/run.sh, to bench-results/)
 #   make kernel [VARIANT=...]     build the guest kernel(s) (default: release and debug)
 #   make module [VARIANT=...]     build ghostswap.ko in the cache (default variant: release)
 #   make rootfs                   build the Debian guest root file system
@@ -16,12 +17,12 @@ KDIR ?= $(GHOSTSWAP_CACHE)/build/$(or $(VARIANT),release)/obj
 T ?=
 MAKEFLAGS += --no-print-directory
 
-.PHONY: default help modules clean kernel module progs rootfs demo check distclean
+.PHONY: default help modules clean kernel module progs rootfs demo check bench distclean
 
 default: module
 
 help:
-	@sed -n '2,10s/^# \{0,1\}//p' Makefile
+	@sed -n '2,11s/^# \{0,1\}//p' Makefile
 
 # Standard out-of-tree conventions (objects land in module/; the cached `module` target keeps the repo clean).
 modules:
@@ -44,6 +45,9 @@ demo:
 
 check:
 	@tests/run.sh $(T)
+
+bench:
+	@bench/run.sh
 
 clean:
 	@if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

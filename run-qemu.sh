@@ -10,7 +10,7 @@ usage() {
 Usage: ./run-qemu.sh [OPTIONS] [-- CMD [ARG...]]
 
 Boots the ghostswap guest kernel in QEMU (TCG) on a throw-away overlay of the Debian rootfs and runs CMD
-in the guest, in /gs (a writable per-run copy of the project: tests/, module/ with the built
+in the guest, in /gs (a writable per-run copy of the project: tests/, bench/, module/ with the built
 ghostswap.ko, bin/ with the built test programs). Without "-- CMD" it runs the demo (tests/demo.sh).
 Whatever is missing (kernel variant, module, rootfs) is built first.
 
@@ -138,6 +138,7 @@ done
 p=$run/project
 mkdir -p "$p/.gs" "$p/bin" "$p/host" "$p/module" "$p/hook-patch"
 rsync -a --exclude='*.o' --exclude='.*.cmd' "$GS_TOP/tests" "$p/"
+rsync -a "$GS_TOP/bench" "$p/"
 rsync -a --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' "$GS_TOP/module/" "$p/module/"
 [ -f "$kbase/ext/.stamp" ] && cp "$kbase/ext/ghostswap.ko" "$p/module/"
 [ -f "$(gs_series_file)" ] && cp "$(gs_series_file)" "$p/hook-patch/series"

@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark's guest side, run by bench/run.sh through run-qemu.sh (cwd /gs): bench/guest.sh REP
+#
+# For each configuration -- ghost (ghostswap + zswap), ghost-bdev (ghostswap + zswap + backing disk),
+# zram (lz4), zswap-swap (zswap + swap partition), swap (swap partition alone) -- runs the same
+# workloads, then measures the static cost of swapping on devices of 1, 8, 64 and 1000 x RAM.
+# One CSV row per configuration x workload goes to /gs/logs/bench/results-REP.csv (copied to the host).
+# Disks: /dev/vdb swap partition, /dev/vdc ghostswap's backing disk, /dev/vdd large sparse disk for the
+# static cost of swap partitions. Compressor lz4 everywhere; zswap pool max_pool_percent=60.
+set -euo pipefail
+# shellcheck source=../tests/lib/guest.sh
+. tests/lib/guest.sh
+
+rep=${1:?usage: bench/guest.sh REP}
+out=/gs/logs/bench/results-$rep.csv
+SWAP_DISK=/dev/vdb
+BACKING_DISK=/dev/vdc
+BIG_DISK=/dev/vdd
+ZRAM=/dev/zram0
+CONFIGS=(ghost ghost-bdev zram zswap-swap swap)
+STATIC_MULTIPLES=(1 8 64 1000)
+MIX=4:3:1 # zero : compressible (~3:1 with lz4) : incompressible pages
+WORKLOAD_TIMEOUT=${BENCH_WORKLOAD_TIMEOUT:-300}
+mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+cg=/sys/fs/cgroup/gs-bench
+
+mkdir -p "${out%/*}"
+echo rep,config,workload,status,size_mib,elapsed_s,write_mibps,read_mibps,sys_s,swapout_pages,swapin_pages,value,unit >"$out"
+# The driver must survive the OOM kills that some configurations provoke; workloads run at score 0.
+echo -1000 >/proc/self/oom_score_adj
+
+row() {
+	local IFS=,
+	echo "$rep,$*" >>"$out"
+	printf 'bench: %s\n' "$*"
+}
+now() { date +%s.%N; }
+secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+swapouts() { echo $(($(gs_vmstat pswpout) + $(gs_vmstat zswpout))); }
+swapins() { echo $(($(gs_vmstat pswpin) + $(gs_vmstat zswpin))); }
+kernel_kib() { awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo; }
+quiesce() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+}
+# memtest_field FILE PHASE KEY: KEY of gs-memtest's first PHASE line in FILE (sum of stime over lines).
+memtest_field() { awk -v p="phase=$2" -v k="$3" '$2 == p { for (i = 3; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$1"; }
+memtest_stime() { awk '/ stime=/ { for (i = 3; i <= NF; i++) if (index($i, "stime=") == 1) s += substr($i, 7) } END { printf "%.3f", s }' "$1"; }
+
+# --- configurations
+zswap_on() {
+	gs_zswap_enable lz4
+	echo 60 >/sys/module/zswap/parameters/max_pool_percent
+}
+
+# config_load CONFIG SIZE_KIB: load what CONFIG's device needs before it is set up (ghostswap.ko: its
+# code is a fixed cost -- on x86 module text comes from a 2 MiB execmem cache -- not the device's).
+config_load() {
+	case $1 in
+	ghost) insmod "$GS_MODULE" size="$2K" ;;
+	ghost-bdev) insmod "$GS_MODULE" size="$2K" backing_dev=$BACKING_DISK ;;
+	esac
+}
+
+# config_on CONFIG SIZE_KIB DISK: swap on CONFIG's device of SIZE_KIB (DISK for the swap partitions);
+# fails if the device refuses that size.
+config_on() {
+	case $1 in
+	ghost | ghost-bdev) zswap_on && swapon "$GS_DEV" ;;
+	zram)
+		gs_zswap_disable
+		echo lz4 >/sys/block/zram0/comp_algorithm &&
+			echo "$2K" >/sys/block/zram0/disksize && mkswap -q "$ZRAM" && swapon "$ZRAM"
+		;;
+	zswap-swap) zswap_on && mkswap -q -f "$3" "$2" >/dev/null && swapon "$3" ;;
+	swap) gs_zswap_disable && mkswap -q -f "$3" "$2" >/dev/null && swapon "$3" ;;
+	esac
+}
+
+config_up() { config_load "$1" "$2" && config_on "$@"; }
+
+config_down() {
+	swapoff -a 2>/dev/null || true
+	grep -q '^ghostswap ' /proc/modules && rmmod ghostswap
+	[ -e /sys/block/zram0/reset ] && echo 1 >/sys/block/zram0/reset
+	gs_zswap_disable
+}
+
+# --- workloads
+# memtest CONFIG WORKLOAD SIZE_KIB MIN_PAGES CMD...: run a gs-memtest command line and record its
+# throughput; the run is invalid unless at least MIN_PAGES pages went to swap (pswpout + zswpout).
+memtest() {
+	local config=$1 workload=$2 size_kib=$3 min=$4 o=/tmp/bench.out so0 si0 t0 rc=0 status=ok elapsed so si
+	shift 4
+	so0=$(swapouts) si0=$(swapins) t0=$(now)
+	gs_expect_call_traces_begin # allocation stalls and OOM reports are results here, not splats
+	timeout -s KILL "$WORKLOAD_TIMEOUT" bash -c 'echo 0 >/proc/self/oom_score_adj && exec "$@"' _ "$@" \
+		>"$o" 2>&1 || rc=$?
+	gs_expect_call_traces_end
+	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0))
+	if [ "$rc" -ne 0 ]; then
+		status=failed:$rc
+	elif [ "$so" -lt "$min" ]; then
+		status=invalid # swapping did not really happen
+	fi
+	row "$config,$workload,$status,$((size_kib / 1024)),$elapsed,$(memtest_field "$o" fill mibps),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$so,$si,,"
+}
+
+# pageout CONFIG: MADV_PAGEOUT of RAM/2 and fault-back; write = pageout MiB/s, read = fault-back MiB/s.
+pageout() {
+	local size_kib=$((mem_kib / 2)) o=/tmp/bench.out so0 si0 t0 rc=0 status=ok secs
+	so0=$(swapouts) si0=$(swapins) t0=$(now)
+	gs-memtest --size "${size_kib}K" --mix $MIX --pageout >"$o" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || status=failed:$rc
+	secs=$(memtest_field "$o" pageout secs)
+	row "$1,pageout,$status,$((size_kib / 1024)),$(secs_since "$t0"),$(awk -v s="$secs" -v k="$size_kib" 'BEGIN { if (s > 0) printf "%.1f", k / 1024 / s }'),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$(($(swapouts) - so0)),$(($(swapins) - si0)),,"
+}
+
+# hold_and_swapoff CONFIG: push RAM/2 out and hold it; the kernel memory this costs per used slot
+# (Slab + VmallocUsed + Percpu, which hold no compressed data); then the time swapoff takes to bring it
+# all back. Leaves the configuration swapped off.
+hold_and_swapoff() {
+	local size_kib=$((mem_kib / 2)) o=/tmp/hold.out k0 k1 used_kib holder t0 rc=0 status=ok
+	quiesce
+	k0=$(kernel_kib)
+	gs-memtest --size "${size_kib}K" --mix $MIX --pageout --hold 600 >"$o" 2>&1 &
+	holder=$!
+	for _ in $(seq 600); do
+		grep -q 'state=ready' "$o" && break
+		kill -0 "$holder" 2>/dev/null || break
+		sleep 0.5
+	done
+	quiesce
+	k1=$(kernel_kib)
+	used_kib=$(awk 'NR > 1 { s += $4 } END { print s + 0 }' /proc/swaps)
+	if [ "$used_kib" -gt 0 ]; then
+		row "$1,metadata-per-slot,ok,$((size_kib / 1024)),,,,,,,$(((k1 - k0) * 1024 / (used_kib / 4))),bytes"
+	else
+		row "$1,metadata-per-slot,invalid,$((size_kib / 1024)),,,,,,,,bytes"
+	fi
+	t0=$(now)
+	swapoff -a || status=failed:swapoff
+	row "$1,swapoff,$status,$((used_kib / 1024)),,,,,,,$(secs_since "$t0"),s"
+	kill -USR1 "$holder" 2>/dev/null || true
+	wait "$holder" || rc=$?
+	[ "$rc" -eq 0 ] || row "$1,swapoff-verify,failed:$rc,$((size_kib / 1024)),,,,,,,,"
+}
+
+memcg_run() {
+	local size_kib=$((mem_kib / 2))
+	mkdir -p "$cg"
+	echo $((mem_kib / 4))K >"$cg/memory.max"
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	memtest "$1" memcg-ram/4 "$size_kib" $(((size_kib - mem_kib / 4) / 16)) bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+		gs-memtest --size "${size_kib}K" --mix $MIX
+	rmdir "$cg"
+}
+
+# --- static cost: kernel memory that swapping on an empty device of N x RAM costs
+static_cost() {
+	local config=$1 mult=$2 size_kib k0 k1 status=ok value=
+	size_kib=$((mem_kib * mult))
+	config_load "$config" "$size_kib" || status=refused
+	quiesce
+	k0=$(kernel_kib)
+	gs_expect_call_traces_begin # a refused size may come with an allocation failure report
+	if [ "$status" = ok ] && config_on "$config" "$size_kib" "$BIG_DISK" >/tmp/static.err 2>&1; then
+		quiesce
+		k1=$(kernel_kib)
+		value=$((k1 - k0))
+	else
+		status=refused
+		sed 's/^/# /' /tmp/static.err
+	fi
+	gs_expect_call_traces_end
+	config_down >/dev/null 2>&1 || true
+	row "$config,static-${mult}x,$status,$((size_kib / 1024)),,,,,,,$value,KiB"
+}
+
+grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+size_kib=$((mem_kib * 8))
+for config in "${CONFIGS[@]}"; do
+	printf 'bench: === %s\n' "$config"
+	config_up "$config" "$size_kib" "$SWAP_DISK" >/dev/null || {
+		row "$config,setup,failed,$((size_kib / 1024)),,,,,,,,"
+		config_down
+		continue
+	}
+	# Expect at least a quarter of the pages beyond RAM (half of them are zero pages) to be swapped.
+	for mult in 2 4; do
+		for order in seq rand; do
+			args=(--size "$((mem_kib * mult))K" --mix "$MIX")
+			[ $order = seq ] || args+=(--random)
+			memtest "$config" "$order-${mult}x" $((mem_kib * mult)) $((mem_kib * (mult - 1) / 16)) \
+				gs-memtest "${args[@]}"
+		done
+	done
+	memcg_run "$config"
+	pageout "$config"
+	hold_and_swapoff "$config"
+	# For the analysis: why zswap refused pages or wrote them back, per configuration.
+	printf 'bench: %s zswap:' "$config"
+	for f in /sys/kernel/debug/zswap/{pool_limit_hit,reject_*,written_back_pages}; do
+		[ -r "$f" ] && printf ' %s=%s' "${f##*/}" "$(cat "$f")"
+	done
+	echo
+	config_down
+done
+for mult in "${STATIC_MULTIPLES[@]}"; do
+	for config in "${CONFIGS[@]}"; do
+		static_cost "$config" "$mult"
+	done
+done
+echo "bench: done"
