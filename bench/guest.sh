@@ -18,6 +18,7 @@ SWAP_DISK=/dev/vdb
 BACKING_DISK=/dev/vdc
 BIG_DISK=/dev/vdd
 ZRAM=/dev/zram0
+GS_STATS=/sys/class/misc/ghostswap/stats
 CONFIGS=(ghost ghost-bdev zram zswap-swap swap)
 STATIC_MULTIPLES=(1 8 64 1000)
 MIX=4:3:1 # zero : compressible (~3:1 with lz4) : incompressible pages
@@ -202,7 +203,7 @@ for config in "${CONFIGS[@]}"; do
 	hold_and_swapoff "$config"
 	# For the analysis: why zswap refused pages or wrote them back, per configuration.
 	printf 'bench: %s zswap:' "$config"
-	for f in /sys/kernel/debug/zswap/{pool_limit_hit,reject_*,written_back_pages}; do
+	for f in /sys/kernel/debug/zswap/{pool_limit_hit,reject_*,written_back_pages} "$GS_STATS"/pages_kept; do
 		[ -r "$f" ] && printf ' %s=%s' "${f##*/}" "$(cat "$f")"
 	done
 	echo

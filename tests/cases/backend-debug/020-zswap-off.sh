@@ -1,1 +1,0 @@
-../backend/020-zswap-off.sh
