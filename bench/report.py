@@ -82,7 +82,9 @@ def geomean_ratio(res, config, peer):
 
 
 def fmt_ratio(r):
-    return f"{r:.2f}" if r is not None else "n/a"
+    if r is None:
+        return "n/a"
+    return f"{r:.2f}" if abs(r) >= 0.1 else f"{r:.2g}"
 
 
 def static_text(res, config, mult):
