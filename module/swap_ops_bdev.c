@@ -454,6 +454,20 @@ static void bdev_swapon(struct swap_info_struct *sis)
 /*********************************
  * attach/detach
  *********************************/
+/* Close the device and free the allocator (NULL parts are fine). */
+static void bdev_release(void)
+{
+	bdev_fput(gb.file);
+	gb.file = NULL;
+	gb.bdev = NULL;
+	kvfree(gb.seg_live);
+	bitmap_free(gb.seg_free);
+	bitmap_free(gb.seg_trim);
+	gb.seg_live = NULL;
+	gb.seg_free = NULL;
+	gb.seg_trim = NULL;
+}
+
 static void bdev_detach(void)
 {
 	lockdep_assert_held(&ghost_config_mutex);
@@ -462,12 +476,7 @@ static void bdev_detach(void)
 	ghost_backend_set(NULL);
 	flush_work(&gb.discard_work);
 	pr_info("%pg detached\n", gb.bdev);
-	bdev_fput(gb.file);
-	gb.file = NULL;
-	gb.bdev = NULL;
-	kvfree(gb.seg_live);
-	bitmap_free(gb.seg_free);
-	bitmap_free(gb.seg_trim);
+	bdev_release();
 	atomic_long_set(&bdev_segments, 0);
 	atomic_long_set(&bdev_segments_used, 0);
 }
@@ -517,7 +526,7 @@ static int bdev_attach(const char *path)
 		pr_err("%s has %llu bytes, less than one segment (erase_block=%llu)\n",
 		       path, bdev_nr_bytes(gb.bdev), bdev_erase_block);
 		ret = -ENOSPC;
-		goto close;
+		goto release;
 	}
 	gb.seg_blocks = erase_blocks;
 	gb.nr_segs = div_u64(blocks, erase_blocks);
@@ -527,7 +536,7 @@ static int bdev_attach(const char *path)
 	gb.seg_trim = bitmap_zalloc(gb.nr_segs, GFP_KERNEL);
 	if (!gb.seg_live || !gb.seg_free || !gb.seg_trim) {
 		ret = -ENOMEM;
-		goto free;
+		goto release;
 	}
 	bitmap_fill(gb.seg_free, gb.nr_segs);
 	gb.cur_seg = gb.nr_segs;
@@ -538,14 +547,8 @@ static int bdev_attach(const char *path)
 	ghost_backend_set(&ghost_bdev_backend);
 	return 0;
 
-free:
-	kvfree(gb.seg_live);
-	bitmap_free(gb.seg_free);
-	bitmap_free(gb.seg_trim);
-close:
-	bdev_fput(gb.file);
-	gb.file = NULL;
-	gb.bdev = NULL;
+release:
+	bdev_release();
 	return ret;
 }
 
