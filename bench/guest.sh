@@ -153,8 +153,7 @@ memcg_run() {
 	local size_kib=$((mem_kib / 2))
 	mkdir -p "$cg"
 	echo $((mem_kib / 4))K >"$cg/memory.max"
-	# shellcheck disable=SC2016  # expanded by the inner bash
-	memtest "$1" memcg-ram/4 "$size_kib" $(((size_kib - mem_kib / 4) / 16)) bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+	memtest "$1" memcg-ram/4 "$size_kib" $(((size_kib - mem_kib / 4) / 16)) "${GS_IN_CGROUP[@]}" "$cg" \
 		gs-memtest --size "${size_kib}K" --mix $MIX
 	rmdir "$cg"
 }

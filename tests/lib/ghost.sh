@@ -57,6 +57,16 @@ ghost_cleanup() {
 	exit "$rc"
 }
 
+# ghost_memcg NAME: create cgroup /sys/fs/cgroup/NAME with the memory controller on, removed at exit;
+# its path is in $GHOST_CG.
+ghost_memcg() {
+	local root=/sys/fs/cgroup
+	grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
+	GHOST_CG=$root/$1
+	mkdir "$GHOST_CG"
+	ghost_at_exit "rmdir $GHOST_CG"
+}
+
 # ghost_kernel_meminfo_kib: Slab + VmallocUsed + Percpu, the kernel memory a swapon can cost statically.
 ghost_kernel_meminfo_kib() {
 	awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo

@@ -45,6 +45,11 @@ gs_expect_call_traces_end() { gs_kmsg "expect-call-traces end"; }
 # gs_vmstat NAME: a /proc/vmstat counter (0 if absent).
 gs_vmstat() { awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' /proc/vmstat; }
 
+# "${GS_IN_CGROUP[@]}" CG CMD...: run CMD inside cgroup directory CG as the same process, so $! is CMD's
+# pid; a plain command line (not a function), so it also works under timeout, nohup and the like.
+# shellcheck disable=SC2016,SC2034  # expanded by the inner bash; used by the tests
+GS_IN_CGROUP=(bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _)
+
 # gs_module_load [PARAM=VALUE...]: insmod module/ghostswap.ko unless loaded; fail if it is not built.
 gs_module_load() {
 	grep -q '^ghostswap ' /proc/modules && return 0

@@ -7,17 +7,13 @@ ghost_setup
 shrinker() { echo "$1" >/sys/module/zswap/parameters/shrinker_enabled; }
 shrinker Y
 ghost_at_exit "shrinker N"
-root=/sys/fs/cgroup
-grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
-cg=$root/gs-shrinker
-mkdir "$cg"
-ghost_at_exit "rmdir $cg"
+ghost_memcg gs-shrinker
+cg=$GHOST_CG
 mem_kib=$(ghost_mem_kib)
 size_kib=$((mem_kib / 4))
 
 out=/tmp/cold.out
-# shellcheck disable=SC2016  # expanded by the inner bash
-bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+"${GS_IN_CGROUP[@]}" "$cg" \
 	gs-memtest --size "${size_kib}K" --mix 0:1:0 --pageout --hold 600 >"$out" 2>&1 &
 holder=$!
 ghost_wait_ready "$out" "$holder"

@@ -5,11 +5,8 @@
 # writeback=1 the same workload goes to the disk. Both verify.
 . tests/lib/backend.sh
 ghost_setup
-root=/sys/fs/cgroup
-grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
-cg=$root/gs-nowb
-mkdir "$cg"
-ghost_at_exit "rmdir $cg"
+ghost_memcg gs-nowb
+cg=$GHOST_CG
 echo 0 >"$cg/memory.zswap.max"
 size_kib=$(($(ghost_mem_kib) / 8))
 
@@ -18,8 +15,7 @@ pageout() {
 	local written0
 	echo "$1" >"$cg/memory.zswap.writeback"
 	written0=$(ghost_stat backend_bytes_written)
-	# shellcheck disable=SC2016  # expanded by the inner bash
-	bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+	"${GS_IN_CGROUP[@]}" "$cg" \
 		gs-memtest --size "${size_kib}K" --mix 0:1:1 --pageout --passes 2 >/tmp/nowb.out 2>&1 ||
 		{ cat /tmp/nowb.out && gs_fail "the workload failed with memory.zswap.writeback=$1"; }
 	written=$(($(ghost_stat backend_bytes_written) - written0))

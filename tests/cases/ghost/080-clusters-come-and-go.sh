@@ -9,14 +9,10 @@ ghost_setup
 mem_kib=$(ghost_mem_kib)
 [ "$(ghost_stat clusters)" -eq 1 ] || gs_fail "idle device has $(ghost_stat clusters) clusters, wanted 1"
 idle_meta=$(ghost_stat metadata_bytes)
-root=/sys/fs/cgroup
-grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
-cg=$root/gs-clusters
-mkdir "$cg"
-ghost_at_exit "rmdir $cg"
+ghost_memcg gs-clusters
+cg=$GHOST_CG
 echo $((mem_kib / 4))K >"$cg/memory.max"
-# shellcheck disable=SC2016  # expanded by the inner bash
-ghost_pressure bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+ghost_pressure "${GS_IN_CGROUP[@]}" "$cg" \
 	gs-memtest --size $((mem_kib / 2))K --mix 1:3:0 || gs_fail "gs-memtest failed"
 peak=$(ghost_stat clusters_peak)
 gs_log "clusters peak $peak, created $(ghost_stat clusters_created), freed $(ghost_stat clusters_freed)"

@@ -4,20 +4,13 @@
 # it; after rmdir of a cgroup whose tmpfs pages are swapped out, another process reads them back intact.
 . tests/lib/ghost.sh
 ghost_setup
-root=/sys/fs/cgroup
-grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
-cg=$root/gs-memcg
-mkdir "$cg"
-ghost_at_exit "rmdir $cg"
+ghost_memcg gs-memcg
+cg=$GHOST_CG
 echo 64M >"$cg/memory.max"
 echo 32M >"$cg/memory.swap.max"
 
-# "${in_cgroup[@]}" CMD...: run CMD inside $cg (as the same process, so $! is CMD's pid).
-# shellcheck disable=SC2016  # expanded by the inner bash
-in_cgroup=(bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg")
-
 out=/tmp/memcg.out
-"${in_cgroup[@]}" gs-memtest --size 80M --mix 0:1:0 --hold 600 >"$out" 2>&1 &
+"${GS_IN_CGROUP[@]}" "$cg" gs-memtest --size 80M --mix 0:1:0 --hold 600 >"$out" 2>&1 &
 holder=$!
 ghost_wait_ready "$out" "$holder"
 swap_now=$(cat "$cg/memory.swap.current")
@@ -32,7 +25,7 @@ cat "$out"
 # Beyond memory.max + memory.swap.max the cgroup is OOM-killed, its swap never above the limit.
 rc=0
 gs_expect_call_traces_begin # the memcg OOM killer's report
-"${in_cgroup[@]}" gs-memtest --size 160M --mix 0:1:0 >/dev/null 2>&1 || rc=$?
+"${GS_IN_CGROUP[@]}" "$cg" gs-memtest --size 160M --mix 0:1:0 >/dev/null 2>&1 || rc=$?
 gs_expect_call_traces_end
 peak=$(cat "$cg/memory.swap.peak")
 gs_log "160M in a 64M + 32M swap cgroup: exit $rc, memory.swap.peak $peak"
@@ -45,7 +38,7 @@ shm=/tmp/gs-shm
 mkdir -p "$shm"
 mount -t tmpfs -o size=128M none "$shm"
 ghost_at_exit "umount $shm"
-dying=$root/gs-dying
+dying=/sys/fs/cgroup/gs-dying
 mkdir "$dying"
 # shellcheck disable=SC2016  # expanded by the inner bash
 bash -c 'echo $$ >"$1/cgroup.procs" && yes "ghostswap tmpfs data $RANDOM" | head -c 48M >"$2/data"' \
