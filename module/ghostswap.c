@@ -58,6 +58,7 @@ static atomic_long_t ghost_clusters;		/* clusters existing now */
 static atomic_long_t ghost_clusters_peak;	/* highest ghost_clusters */
 static atomic_long_t ghost_clusters_created;
 static atomic_long_t ghost_clusters_freed;
+static atomic_long_t ghost_cluster_alloc_failed;	/* its backend data failed */
 static atomic_long_t ghost_pages_kept;		/* zswap refused, kept in RAM */
 
 /*********************************
@@ -78,7 +79,8 @@ int ghost_parse_bytes(const char *name, const char *val, u64 *bytes)
 {
 	static const char suffixes[] = "KMGT";
 	char digits[24];
-	size_t len = strcspn(val, "\n");
+	int vlen = strcspn(val, "\n");	/* sysfs writes end in a newline */
+	size_t len = vlen;
 	const char *unit = len ? strchr(suffixes, toupper(val[len - 1])) : NULL;
 	unsigned int shift = 0;
 	u64 number;
@@ -104,11 +106,11 @@ int ghost_parse_bytes(const char *name, const char *val, u64 *bytes)
 	return 0;
 
 invalid:
-	pr_err("%s=%s is not a size: give bytes, optionally with a K, M, G or T suffix\n",
-	       name, val);
+	pr_err("%s=%.*s is not a size: give bytes, optionally with a K, M, G or T suffix\n",
+	       name, vlen, val);
 	return -EINVAL;
 too_large:
-	pr_err("%s=%s does not fit in 64 bits\n", name, val);
+	pr_err("%s=%.*s does not fit in 64 bits\n", name, vlen, val);
 	return -ERANGE;
 }
 
@@ -196,8 +198,10 @@ static void *ghost_cluster_alloc(struct swap_info_struct *sis, gfp_t gfp)
 	void *priv = ghost.backend ? ghost.backend->cluster_alloc(gfp) : NULL;
 	long now, peak;
 
-	if (IS_ERR(priv))
+	if (IS_ERR(priv)) {
+		atomic_long_inc(&ghost_cluster_alloc_failed);
 		return priv;
+	}
 	now = atomic_long_inc_return(&ghost_clusters);
 	peak = atomic_long_read(&ghost_clusters_peak);
 	while (now > peak &&
@@ -451,6 +455,7 @@ GHOST_COUNTER_ATTR(clusters, ghost_clusters);
 GHOST_COUNTER_ATTR(clusters_peak, ghost_clusters_peak);
 GHOST_COUNTER_ATTR(clusters_created, ghost_clusters_created);
 GHOST_COUNTER_ATTR(clusters_freed, ghost_clusters_freed);
+GHOST_COUNTER_ATTR(cluster_alloc_failed, ghost_cluster_alloc_failed);
 GHOST_COUNTER_ATTR(pages_kept, ghost_pages_kept);
 
 static struct attribute *ghost_stats_attrs[] = {
@@ -461,6 +466,7 @@ static struct attribute *ghost_stats_attrs[] = {
 	&dev_attr_clusters_peak.attr,
 	&dev_attr_clusters_created.attr,
 	&dev_attr_clusters_freed.attr,
+	&dev_attr_cluster_alloc_failed.attr,
 	&dev_attr_metadata_bytes.attr,
 	&dev_attr_pages_kept.attr,
 	NULL,

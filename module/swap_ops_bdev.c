@@ -612,8 +612,9 @@ static int bdev_erase_block_set(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	if (!bytes || bytes % PAGE_SIZE || bytes > BDEV_MAX_ERASE_BLOCK) {
-		pr_err("erase_block=%s: give a multiple of %lu bytes up to %lu\n",
-		       val, PAGE_SIZE, (unsigned long)BDEV_MAX_ERASE_BLOCK);
+		pr_err("erase_block=%.*s: give a multiple of %lu bytes up to %lu\n",
+		       (int)strcspn(val, "\n"), val, PAGE_SIZE,
+		       (unsigned long)BDEV_MAX_ERASE_BLOCK);
 		return -EINVAL;
 	}
 	bdev_erase_block = bytes;
