@@ -31,7 +31,7 @@ report() {
 	case $1 in
 	ok) passed=$((passed + 1)) && line="ok      $2" ;;
 	skip) skipped=$((skipped + 1)) && line="skip    $2" ;;
-	*) failed=$((failed + 1)) && line="FAIL    $2" ;;
+	*) failed=$((failed + 1)) && line="not ok  $2" ;;
 	esac
 	[ -z "${3:-}" ] || line="$line  ($3)"
 	printf '%s\n' "$line"

@@ -87,10 +87,20 @@ ghost_wait_ready() {
 
 # ghost_pressure CMD...: run a memory-pressure workload. Its allocation stall or failure reports (slow
 # reclaim under TCG, above all with KASAN) do not count as splats; WARNING, BUG, KASAN still do.
+# Meanwhile kswapd gets a head start (vm.watermark_scale_factor 4 %, default 0.1 %): under TCG a swap
+# write can take long enough that direct reclaim, finding nothing but pages under writeback, runs out
+# of retries and OOM-kills a workload that would fit in RAM + swap. If CMD is killed, the kernel's OOM
+# report goes to the test's log.
 ghost_pressure() {
-	local rc=0
+	local rc=0 wsf=/proc/sys/vm/watermark_scale_factor old
+	old=$(cat "$wsf")
+	echo 400 >"$wsf"
 	gs_expect_call_traces_begin
 	"$@" || rc=$?
 	gs_expect_call_traces_end
+	echo "$old" >"$wsf"
+	if [ "$rc" -eq 137 ]; then
+		dmesg | grep -A 40 'invoked oom-killer' | tail -n 60 || true
+	fi
 	return "$rc"
 }

@@ -5,25 +5,32 @@
 # Prints a TAP-like plan and one "GS-TAP: ok N - GROUP/TEST" / "GS-TAP: not ok N - GROUP/TEST" line per
 # test (with "# SKIP reason" / the reason of a failure); a failed test's log tail follows as "GS-TAP: # ..."
 # lines. Each test runs in its own bash with tests/lib/guest.sh sourced, stdin /dev/null, TIMEOUT seconds
-# at most; its log is /gs/logs/GROUP/TEST.log. Exits 0 iff no test failed.
+# at most; its log is /gs/logs/GROUP/TEST.log. On a kernel with kmemleak, one more result closes the
+# group: "GROUP/kmemleak-scan", a scan for leaks after all its tests. Exits 0 iff no test failed.
 set -uo pipefail
 group=$1 timeout=$2
 shift 2
 logs=/gs/logs/$group
 mkdir -p "$logs"
 : >"$logs/results.tap"
-printf 'GS-TAP: 1..%d\n' "$#"
+kmemleak=()
+[ -w /sys/kernel/debug/kmemleak ] && kmemleak=(kmemleak-scan)
+printf 'GS-TAP: 1..%d\n' $(($# + ${#kmemleak[@]}))
 n=0 failed=0
-for t in "$@"; do
+for t in "$@" "${kmemleak[@]}"; do
 	n=$((n + 1))
 	name=$group/${t%.sh}
 	log=$logs/${t%.sh}.log
 	printf 'ghostswap: test %s start\n' "$name" >/dev/kmsg
 	start=$(date +%s)
 	rc=0
-	# shellcheck disable=SC2016  # $1 is expanded by the inner bash
-	GS_TEST=$name timeout -k 10 "$timeout" bash -c \
-		'set -euo pipefail; . /gs/tests/lib/guest.sh; . "$1"' _ "/gs/tests/cases/$group/$t" \
+	if [ "$t" = kmemleak-scan ]; then
+		code='set -euo pipefail; . /gs/tests/lib/guest.sh; gs_kmemleak_check'
+	else
+		# shellcheck disable=SC2016  # $1 is expanded by the inner bash
+		code='set -euo pipefail; . /gs/tests/lib/guest.sh; . "$1"'
+	fi
+	GS_TEST=$name timeout -k 10 "$timeout" bash -c "$code" _ "/gs/tests/cases/$group/$t" \
 		</dev/null >"$log" 2>&1 || rc=$?
 	secs=$(($(date +%s) - start))
 	printf 'ghostswap: test %s end (exit %d)\n' "$name" "$rc" >/dev/kmsg
