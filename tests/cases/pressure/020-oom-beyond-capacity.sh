@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# A working set beyond RAM + the capacity of a 32 MiB /dev/ghostswap: the OOM killer kills the workload
+# (and nothing else), the kernel survives, the workload's slots are freed, and afterwards the device swaps
+# and verifies data again and swaps off cleanly.
+. tests/lib/ghost.sh
+trap ghost_cleanup EXIT
+gs_module_load size=32M
+ghost_zswap_setup
+swapon "$GS_DEV"
+mem_kib=$(ghost_mem_kib)
+oom_kill0=$(gs_vmstat oom_kill)
+rc=0
+# shellcheck disable=SC2016  # expanded by the inner bash
+ghost_pressure bash -c 'echo 1000 >/proc/self/oom_score_adj && exec "$@"' _ \
+	gs-memtest --size $((mem_kib * 3 / 2))K --mix 0:1:0 >/tmp/oom.out 2>&1 || rc=$?
+tail -n 2 /tmp/oom.out
+oom_kills=$(($(gs_vmstat oom_kill) - oom_kill0))
+gs_log "workload of 1.5 x RAM on a 32 MiB device: exit $rc, OOM kills $oom_kills, peak clusters $(ghost_stat clusters_peak)"
+[ "$rc" -eq 137 ] || gs_fail "the workload beyond RAM + swap was not killed (exit $rc)"
+[ "$oom_kills" -ge 1 ] || gs_fail "no OOM kill was counted"
+[ "$(ghost_stat clusters_peak)" -ge 15 ] || gs_fail "the device was never full ($(ghost_stat clusters_peak) clusters)"
+# What stays on the device is other processes' (shells, init) that the pressure pushed out.
+for _ in $(seq 20); do
+	[ "$(ghost_swap_field 4)" -lt 8192 ] && break
+	sleep 0.5
+done
+gs_log "$(ghost_swap_field 4) KiB in use after the workload died"
+[ "$(ghost_swap_field 4)" -lt 8192 ] || gs_fail "the killed workload's pages were not freed"
+gs-memtest --size 24M --mix 1:2:1 --pageout --passes 2 || gs_fail "the device does not work after the OOM kill"
+[ "$(ghost_stat clusters_created)" -gt 16 ] || gs_fail "the device did not swap again after the OOM kill"
+swapoff "$GS_DEV" || gs_fail "swapoff after the OOM kill failed"

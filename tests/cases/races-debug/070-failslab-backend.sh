@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# failslab with the backing device attached: the backend's per-cluster slot map is one more slab
+# allocation of the swap-out path; when it fails the cluster is not created (stats/cluster_alloc_failed)
+# and the pages stay in memory or go elsewhere. No splat, no mismatch, no kill.
+. tests/lib/backend.sh
+. tests/lib/fault.sh
+fault_run failslab
+gs_log "cluster_alloc_failed: $(ghost_stat cluster_alloc_failed)"
+backend_report

@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# stress-ng --pageswap with --verify: pages written, swapped out with MADV_PAGEOUT and checked when they
+# come back; a --vm worker holding 50 % of RAM keeps memory tight meanwhile.
+. tests/lib/ghost.sh
+. tests/lib/stress.sh
+ghost_setup
+STRESS_MIN_SWAP=3
+stress_run 60 --pageswap 2 --vm 1 --vm-bytes "$(stress_ram_pct 50)" --vm-keep --verify
