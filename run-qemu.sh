@@ -173,14 +173,19 @@ mkfs.ext4 -q -F -L gs-project -d "$p" "$run/project.img" >"$run/mkfs.log" 2>&1 |
 	gs_die "project disk: mkfs.ext4 -d failed (log: $run/mkfs.log)"
 add_disk project "$run/project.img" raw serial=gs-project
 
+# Under TCG a vCPU can stall for tens of seconds when the host (itself a VM here) is busy; the soft lockup
+# watchdog (2 x watchdog_thresh) then reports a lockup that is not the guest's. A 60 s threshold keeps
+# real lockups (reported after 120 s) and drops those.
 if [ "${GHOSTSWAP_ACCEL:-tcg}" = kvm ]; then
 	accel=(-accel kvm -cpu host)
+	watchdog=''
 else
 	accel=(-accel tcg -cpu max)
+	watchdog=' watchdog_thresh=60'
 fi
 qemu=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot -nic none
 	-kernel "$bzimage"
-	-append "console=ttyS0 root=/dev/vda rw init=/sbin/gs-init panic=-1 ${append# }"
+	-append "console=ttyS0 root=/dev/vda rw init=/sbin/gs-init panic=-1$watchdog ${append# }"
 	"${drives[@]}")
 printf '%q ' "${qemu[@]}" >"$run/qemu-cmdline"
 echo >>"$run/qemu-cmdline"
