@@ -30,11 +30,7 @@ fault_run() {
 	gs_expect_call_traces_begin # allocation failure reports of what the faults hit
 	gs-memtest --size $(($(ghost_mem_kib) / 8))K --mix 1:2:1 --pageout --passes 4 >"$out" 2>&1 &
 	pid=$!
-	for _ in $(seq 600); do
-		grep -q 'phase=fill' "$out" && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.2
-	done
+	ghost_wait_for "$out" "$pid" 'phase=fill'
 	echo 1 >"/proc/$pid/make-it-fail" || gs_fail "the workload ended before its faults were armed"
 	wait "$pid" || rc=$?
 	gs_expect_call_traces_end

@@ -72,18 +72,21 @@ ghost_kernel_meminfo_kib() {
 	awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo
 }
 
-# ghost_wait_ready OUT PID: wait until gs-memtest --hold (pid PID, output in OUT) has filled its memory
-# and waits for SIGUSR1; fail the test if it exits or takes more than 5 minutes.
-ghost_wait_ready() {
+# ghost_wait_for OUT PID PATTERN: wait until gs-memtest (pid PID, output in OUT) prints a line matching
+# PATTERN; fail the test if it exits first or takes more than 5 minutes.
+ghost_wait_for() {
 	local i
 	for i in $(seq 600); do
-		grep -q 'state=ready' "$1" && return 0
+		grep -q "$3" "$1" && return 0
 		kill -0 "$2" 2>/dev/null || break
 		sleep 0.5
 	done
 	cat "$1"
-	gs_fail "gs-memtest (pid $2) did not get ready (waited $((i / 2))s)"
+	gs_fail "gs-memtest (pid $2) did not print '$3' (waited $((i / 2))s)"
 }
+
+# ghost_wait_ready OUT PID: wait until gs-memtest --hold has filled its memory and waits for SIGUSR1.
+ghost_wait_ready() { ghost_wait_for "$1" "$2" 'state=ready'; }
 
 # ghost_pressure CMD...: run a memory-pressure workload. Its allocation stall or failure reports (slow
 # reclaim under TCG, above all with KASAN) do not count as splats; WARNING, BUG, KASAN still do.

@@ -12,6 +12,10 @@ STRESS_WRAP=()
 # stress_swapped_pages: pages swapped out so far (zswap stores plus disk writes).
 stress_swapped_pages() { echo $(($(gs_vmstat zswpout) + $(gs_vmstat pswpout))); }
 
+# stress_oom_others: OOM kills since the last `dmesg -C` of anything but a stress-ng worker (stress-ng runs
+# its workers at oom_score_adj 1000 and restarts them when they are killed).
+stress_oom_others() { dmesg | grep 'Killed process' | grep -vc 'oom_score_adj:1000' || true; }
+
 # stress_ram_pct PCT: PCT % of RAM in KiB, with a K suffix (for sizes of stress-ng and gs-memtest).
 stress_ram_pct() { echo "$(($(ghost_mem_kib) * $1 / 100))K"; }
 
@@ -28,7 +32,7 @@ stress_run() {
 	dmesg -C
 	ghost_pressure "${STRESS_WRAP[@]}" stress-ng "$@" --timeout "${secs}s" --metrics-brief --temp-path /var/tmp || rc=$?
 	swapped=$(($(stress_swapped_pages) - swapped0)) kills=$(($(gs_vmstat oom_kill) - kills0))
-	others=$(dmesg | grep 'Killed process' | grep -vc 'oom_score_adj:1000' || true)
+	others=$(stress_oom_others)
 	gs_log "stress-ng $*: exit $rc; swapped out $swapped pages ($((swapped * 10 / ram_pages / 10)).$((swapped * 10 / ram_pages % 10)) x RAM)," \
 		"swapped in $(gs_vmstat zswpin) + $(gs_vmstat pswpin) (total), OOM kills $kills (not stress-ng workers: $others)"
 	[ "$rc" -eq 0 ] || gs_fail "stress-ng $* failed (exit $rc)"

@@ -67,7 +67,7 @@ done
 gs_expect_call_traces_end
 swapped=$(($(stress_swapped_pages) - swapped0))
 kills=$(dmesg | grep -c 'Killed process' || true)
-others=$(dmesg | grep 'Killed process' | grep -vc 'oom_score_adj:1000' || true)
+others=$(stress_oom_others)
 gs_log "soak of ${SOAK_SECONDS}s: $offs swapoffs done, $enomem refused for lack of memory; swapped out" \
 	"$swapped pages ($((swapped / (mem_kib / 4))) x RAM); OOM kills $kills (not stress-ng workers: $others);" \
 	"memcg: $(tr '\n' ' ' <"$GHOST_CG/memory.events")"
