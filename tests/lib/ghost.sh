@@ -92,16 +92,22 @@ ghost_wait_ready() { ghost_wait_for "$1" "$2" 'state=ready'; }
 # reclaim under TCG, above all with KASAN) do not count as splats; WARNING, BUG, KASAN still do.
 # Meanwhile kswapd gets a head start (vm.watermark_scale_factor 4 %, default 0.1 %): under TCG a swap
 # write can take long enough that direct reclaim, finding nothing but pages under writeback, runs out
-# of retries and OOM-kills a workload that would fit in RAM + swap. If CMD is killed, the kernel's OOM
-# report goes to the test's log.
+# of retries and OOM-kills a workload that would fit in RAM + swap. Watermark boosting is switched off
+# (vm.watermark_boost_factor 0): a boost is up to 1.5 x the high watermark, which the bigger scale factor
+# makes 13 % of a small guest's RAM, and a boosted min watermark refuses user page faults that RAM could
+# serve (an OOM kill with 26 MiB free in CI). If CMD is killed, the kernel's OOM report goes to the
+# test's log.
 ghost_pressure() {
-	local rc=0 wsf=/proc/sys/vm/watermark_scale_factor old
-	old=$(cat "$wsf")
+	local rc=0 wsf=/proc/sys/vm/watermark_scale_factor wbf=/proc/sys/vm/watermark_boost_factor
+	local old_wsf old_wbf
+	old_wsf=$(cat "$wsf") old_wbf=$(cat "$wbf")
 	echo 400 >"$wsf"
+	echo 0 >"$wbf"
 	gs_expect_call_traces_begin
 	"$@" || rc=$?
 	gs_expect_call_traces_end
-	echo "$old" >"$wsf"
+	echo "$old_wsf" >"$wsf"
+	echo "$old_wbf" >"$wbf"
 	if [ "$rc" -eq 137 ]; then
 		dmesg | grep -A 40 'invoked oom-killer' | tail -n 60 || true
 	fi
