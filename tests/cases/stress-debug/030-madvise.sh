@@ -5,5 +5,4 @@
 . tests/lib/ghost.sh
 . tests/lib/stress.sh
 ghost_setup
-STRESS_MIN_SWAP=2
-stress_run 60 --madvise 2 --vm 2 --vm-bytes "$(stress_ram_pct 120)" --vm-keep --verify
+stress_run 150 --madvise 2 --vm 2 --vm-bytes "$(stress_ram_pct 120)" --vm-keep --verify

@@ -2,12 +2,11 @@
 # shellcheck shell=bash
 # Copy-on-write of swapped pages: two gs-memtest --fork workloads (15 % of RAM each, pushed out before the
 # fork) whose children verify the shared swapped pages, rewrite their own copies and verify those, while
-# the parents verify theirs, two rounds; meanwhile stress-ng forks and clones processes next to a --vm
-# worker with --verify holding 60 % of RAM, so that everything swaps.
+# the parents verify theirs, two rounds; meanwhile a stress-ng fork and a clone worker run next to two --vm
+# workers with --verify holding 90 % of RAM, so that everything swaps.
 . tests/lib/ghost.sh
 . tests/lib/stress.sh
 ghost_setup
-STRESS_MIN_SWAP=3
 gs_expect_call_traces_begin # allocation stall reports under TCG, outside stress_run too
 (
 	for round in 1 2; do
@@ -23,6 +22,6 @@ gs_expect_call_traces_begin # allocation stall reports under TCG, outside stress
 	done
 ) &
 cow=$!
-stress_run 60 --fork 2 --clone 2 --vm 1 --vm-bytes "$(stress_ram_pct 60)" --vm-keep --verify
+stress_run 150 --fork 1 --clone 1 --vm 2 --vm-bytes "$(stress_ram_pct 90)" --vm-keep --verify
 wait "$cow" || gs_fail "a forked workload failed"
 gs_expect_call_traces_end
