@@ -1,0 +1,1 @@
+../backend/040-shrinker.sh

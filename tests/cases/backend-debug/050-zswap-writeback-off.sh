@@ -1,0 +1,1 @@
+../backend/050-zswap-writeback-off.sh
