@@ -225,9 +225,9 @@ run_group() {
 
 # Groups run GHOSTSWAP_TEST_JOBS boots at a time (default 2): under TCG a guest keeps about one host CPU
 # busy, so on a two-CPU host two boots get about 1.3 x as many tests done an hour as one (a debug test
-# took 516 s next to another boot, 332 s alone). Longest first (by the group's last
-# measured time, else by its boot timeout), so that short groups fill in at the end. A group's results
-# are printed together when it ends.
+# took 516 s next to another boot, 332 s alone). Longest first (by the group's last measured time, else
+# by its boot timeout), so that short groups fill in at the end. A group's results are printed together
+# when it ends.
 jobs_max=${GHOSTSWAP_TEST_JOBS:-2}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || gs_die "GHOSTSWAP_TEST_JOBS must be a positive number, not '$jobs_max'"
 
