@@ -70,6 +70,20 @@ gs_zswap_enable() {
 }
 gs_zswap_disable() { echo N >/sys/module/zswap/parameters/enabled; }
 
+# gs_reset: bring the guest back to where a test starts (no workload, no swap, no module, zswap off)
+# after a test that failed. A test killed at its timeout may not have undone what it set up, and a device
+# left swapped on would fail the group's next tests as well.
+gs_reset() {
+	local dev
+	pkill -KILL -x gs-memtest || true
+	pkill -KILL -x stress-ng || true
+	awk 'NR > 1 { print $1 }' /proc/swaps | while read -r dev; do
+		swapoff "$dev" || true
+	done
+	rmmod ghostswap 2>/dev/null || true
+	gs_zswap_disable
+}
+
 # gs_is_debug: true on the debug kernel variant.
 gs_is_debug() { [ "${GS_KERNEL_VARIANT:-}" = debug ]; }
 

@@ -5,7 +5,8 @@
 # Prints a TAP-like plan and one "GS-TAP: ok N - GROUP/TEST" / "GS-TAP: not ok N - GROUP/TEST" line per
 # test (with "# SKIP reason" / the reason of a failure); a failed test's log tail follows as "GS-TAP: # ..."
 # lines. Each test runs in its own bash with tests/lib/guest.sh sourced, stdin /dev/null, TIMEOUT seconds
-# at most; its log is /gs/logs/GROUP/TEST.log. On a kernel with kmemleak, one more result closes the
+# at most; its log is /gs/logs/GROUP/TEST.log; after a failed test, gs_reset (tests/lib/guest.sh) undoes
+# what it may have left behind. On a kernel with kmemleak, one more result closes the
 # group: "GROUP/kmemleak-scan", a scan for leaks after all its tests. Exits 0 iff no test failed.
 set -uo pipefail
 group=$1 timeout=$2
@@ -48,6 +49,10 @@ for t in "$@" "${kmemleak[@]}"; do
 	esac
 	printf '%s\n' "$result" | tee -a "$logs/results.tap"
 	sync "$logs/results.tap"
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || tail -n 30 "$log" | sed 's/^/GS-TAP: # /'
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || {
+		tail -n 30 "$log" | sed 's/^/GS-TAP: # /'
+		printf '# gs_reset after the failure\n' >>"$log"
+		timeout -k 10 "$timeout" bash -c '. /gs/tests/lib/guest.sh; gs_reset' >>"$log" 2>&1 || true
+	}
 done
 exit $((failed > 0))
