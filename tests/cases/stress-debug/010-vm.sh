@@ -7,5 +7,5 @@
 . tests/lib/stress.sh
 ghost_setup
 for method in walk-1d rand-set; do
-	stress_run 120 --vm 2 --vm-bytes "$(stress_ram_pct 150)" --vm-keep --vm-method "$method" --verify
+	stress_run 60 --vm 2 --vm-bytes "$(stress_ram_pct 150)" --vm-keep --vm-method "$method" --verify
 done
