@@ -12,12 +12,20 @@ SELFTEST_RESULTS=/tmp/test_zswap
 # was killed is "killed", the tests after it are missing). Its OOM kills (memcg limits) and allocation
 # failure reports are not splats. Fails the test if test_zswap did not start.
 selftest_run() {
-	local out=$SELFTEST_RESULTS.$1.tap rc=0 next
+	local out=$SELFTEST_RESULTS.$1.tap rc=0 next cgroups_before left
 	command -v test_zswap >/dev/null || gs_fail "no test_zswap in /gs/bin: see scripts/build-progs.sh"
 	gs_zswap_enable lz4
+	cgroups_before=$(find /sys/fs/cgroup -mindepth 1 -type d | sort)
 	gs_expect_call_traces_begin
 	(cd /tmp && test_zswap) >"$out" 2>&1 || rc=$?
 	gs_expect_call_traces_end
+	# A test_zswap killed in a test leaves that test's cgroups behind, and the same test in the next run
+	# fails to create them: remove them (children first).
+	left=$(comm -13 <(echo "$cgroups_before") <(find /sys/fs/cgroup -mindepth 1 -type d | sort) | sort -r)
+	if [ -n "$left" ]; then
+		gs_log "removing cgroups test_zswap left behind: $(echo "$left" | tr '\n' ' ')"
+		echo "$left" | xargs rmdir || gs_fail "could not remove the cgroups test_zswap left behind"
+	fi
 	sed 's/^/    /' "$out"
 	awk '/^(not )?ok [0-9]+ / {
 		name = ($1 == "not") ? $4 : $3
