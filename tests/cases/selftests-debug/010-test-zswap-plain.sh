@@ -1,0 +1,1 @@
+../selftests/010-test-zswap-plain.sh

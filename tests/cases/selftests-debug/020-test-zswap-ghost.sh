@@ -1,0 +1,1 @@
+../selftests/020-test-zswap-ghost.sh
