@@ -12,6 +12,16 @@ ghost_stat() { cat "$GS_STATS/$1"; }
 # ghost_mem_kib: guest RAM (MemTotal) in KiB.
 ghost_mem_kib() { awk '/^MemTotal:/ { print $2 }' /proc/meminfo; }
 
+# ghost_work_kib: what the sizes of workloads that swap by MADV_PAGEOUT or a cgroup limit scale with, in
+# KiB: RAM on the release kernel, half of it on the debug kernel. There KASAN, lockdep and kmemleak under
+# TCG make every swapped page dearer; the debug groups run the same paths with half the traffic, and the
+# tests whose point is a volume (2 x RAM and more) run on release.
+ghost_work_kib() {
+	local mem_kib
+	mem_kib=$(ghost_mem_kib)
+	if gs_is_debug; then echo $((mem_kib / 2)); else echo "$mem_kib"; fi
+}
+
 # ghost_swap_field FIELD: a /proc/swaps column (3 = size KiB, 4 = used KiB) of /dev/ghostswap, or "".
 ghost_swap_field() { awk -v d="$GS_DEV" -v f="$1" '$1 == d { print $f }' /proc/swaps; }
 

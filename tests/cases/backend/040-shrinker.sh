@@ -9,8 +9,7 @@ shrinker Y
 ghost_at_exit "shrinker N"
 ghost_memcg gs-shrinker
 cg=$GHOST_CG
-mem_kib=$(ghost_mem_kib)
-size_kib=$((mem_kib / 4))
+size_kib=$(($(ghost_work_kib) / 4))
 
 out=/tmp/cold.out
 "${GS_IN_CGROUP[@]}" "$cg" \

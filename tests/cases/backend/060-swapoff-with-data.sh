@@ -6,9 +6,8 @@
 . tests/lib/backend.sh
 ghost_setup
 gs_zswap_disable
-mem_kib=$(ghost_mem_kib)
 out=/tmp/held.out
-gs-memtest --size $((mem_kib / 2))K --mix 1:2:1 --pageout --hold 600 >"$out" 2>&1 &
+gs-memtest --size $(($(ghost_work_kib) / 2))K --mix 1:2:1 --pageout --hold 600 >"$out" 2>&1 &
 holder=$!
 ghost_wait_ready "$out" "$holder"
 pages=$(ghost_stat backend_pages) read0=$(ghost_stat backend_bytes_read)

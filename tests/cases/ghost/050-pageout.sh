@@ -3,8 +3,7 @@
 # MADV_PAGEOUT pushes a region to /dev/ghostswap (zswap and the zero flag), and it reads back intact.
 . tests/lib/ghost.sh
 ghost_setup
-mem_kib=$(ghost_mem_kib)
-region_kib=$((mem_kib / 2))
+region_kib=$(($(ghost_work_kib) / 2))
 zswpout0=$(gs_vmstat zswpout) used0=$(ghost_stat slots_used)
 ghost_pressure gs-memtest --size ${region_kib}K --mix 1:2:1 --pageout --passes 2 || gs_fail "gs-memtest failed"
 zswpout=$(($(gs_vmstat zswpout) - zswpout0))

@@ -10,9 +10,8 @@ restore_mthp() { echo "$old" >"$thp/enabled"; }
 ghost_setup
 ghost_at_exit restore_mthp
 echo always >"$thp/enabled"
-mem_kib=$(ghost_mem_kib)
 zswpout0=$(cat "$thp/stats/zswpout")
-ghost_pressure gs-memtest --size $((mem_kib / 2))K --mix 0:1:0 --pageout --passes 2 || gs_fail "gs-memtest failed"
+ghost_pressure gs-memtest --size $(($(ghost_work_kib) / 2))K --mix 0:1:0 --pageout --passes 2 || gs_fail "gs-memtest failed"
 zswpout=$(($(cat "$thp/stats/zswpout") - zswpout0))
 gs_log "64 KiB folios stored whole in zswap: $zswpout"
 grep -H . "$thp"/stats/* || true

@@ -5,11 +5,10 @@
 . tests/lib/ghost.sh
 GHOST_ZSWAP_POOL_PERCENT=10
 ghost_setup
-mem_kib=$(ghost_mem_kib)
 kept0=$(ghost_stat pages_kept) pswpout0=$(gs_vmstat pswpout)
 dmesg -C
-# Incompressible data, 6 x the pool's size, pushed out with MADV_PAGEOUT twice.
-ghost_pressure gs-memtest --size $((mem_kib * 6 / 10))K --mix 0:0:1 --pageout --passes 2 ||
+# Incompressible data, 6 x the pool's size (3 x on the debug kernel), pushed out with MADV_PAGEOUT twice.
+ghost_pressure gs-memtest --size $(($(ghost_work_kib) * 6 / 10))K --mix 0:0:1 --pageout --passes 2 ||
 	gs_fail "the workload failed when zswap refused its pages"
 kept=$(($(ghost_stat pages_kept) - kept0)) pswpout=$(($(gs_vmstat pswpout) - pswpout0))
 gs_log "pages kept in memory after zswap refused them: $kept; pswpout +$pswpout"

@@ -6,14 +6,14 @@
 # (memory.max), so no other process's pages are swapped out and keep clusters.
 . tests/lib/ghost.sh
 ghost_setup
-mem_kib=$(ghost_mem_kib)
+mem_kib=$(ghost_mem_kib) work_kib=$(ghost_work_kib)
 [ "$(ghost_stat clusters)" -eq 1 ] || gs_fail "idle device has $(ghost_stat clusters) clusters, wanted 1"
 idle_meta=$(ghost_stat metadata_bytes)
 ghost_memcg gs-clusters
 cg=$GHOST_CG
-echo $((mem_kib / 4))K >"$cg/memory.max"
+echo $((work_kib / 4))K >"$cg/memory.max"
 ghost_pressure "${GS_IN_CGROUP[@]}" "$cg" \
-	gs-memtest --size $((mem_kib / 2))K --mix 1:3:0 || gs_fail "gs-memtest failed"
+	gs-memtest --size $((work_kib / 2))K --mix 1:3:0 || gs_fail "gs-memtest failed"
 peak=$(ghost_stat clusters_peak)
 gs_log "clusters peak $peak, created $(ghost_stat clusters_created), freed $(ghost_stat clusters_freed)"
 [ "$peak" -gt 1 ] || gs_fail "no cluster was created under load (peak $peak)"

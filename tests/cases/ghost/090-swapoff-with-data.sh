@@ -3,9 +3,8 @@
 # swapoff while a process holds swapped-out data succeeds, and the process finds its data intact.
 . tests/lib/ghost.sh
 ghost_setup
-mem_kib=$(ghost_mem_kib)
 out=/tmp/held.out
-gs-memtest --size $((mem_kib / 2))K --mix 1:2:1 --pageout --hold 600 >"$out" 2>&1 &
+gs-memtest --size $(($(ghost_work_kib) / 2))K --mix 1:2:1 --pageout --hold 600 >"$out" 2>&1 &
 holder=$!
 ghost_wait_ready "$out" "$holder"
 used=$(ghost_stat slots_used)
