@@ -6,16 +6,18 @@
 # test (with "# SKIP reason" / the reason of a failure); a failed test's log tail follows as "GS-TAP: # ..."
 # lines. Each test runs in its own bash with tests/lib/guest.sh sourced, stdin /dev/null, TIMEOUT seconds
 # at most; its log is /gs/logs/GROUP/TEST.log; after a failed test, gs_reset (tests/lib/guest.sh) undoes
-# what it may have left behind. On a kernel with kmemleak, one more result closes the
-# group: "GROUP/kmemleak-scan", a scan for leaks after all its tests. Exits 0 iff no test failed.
+# what it may have left behind. On a kernel with kmemleak on (gs_kmemleak_on), one more result closes
+# the group: "GROUP/kmemleak-scan", a scan for leaks after all its tests. Exits 0 iff no test failed.
 set -uo pipefail
 group=$1 timeout=$2
 shift 2
 logs=/gs/logs/$group
 mkdir -p "$logs"
 : >"$logs/results.tap"
+# shellcheck source=tests/lib/guest.sh
+. /gs/tests/lib/guest.sh # for gs_kmemleak_on
 kmemleak=()
-[ -w /sys/kernel/debug/kmemleak ] && kmemleak=(kmemleak-scan)
+gs_kmemleak_on && kmemleak=(kmemleak-scan)
 printf 'GS-TAP: 1..%d\n' $(($# + ${#kmemleak[@]}))
 n=0 failed=0
 for t in "$@" "${kmemleak[@]}"; do
