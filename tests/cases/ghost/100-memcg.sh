@@ -6,11 +6,11 @@
 ghost_setup
 ghost_memcg gs-memcg
 cg=$GHOST_CG
-echo 64M >"$cg/memory.max"
-echo 32M >"$cg/memory.swap.max"
+echo 32M >"$cg/memory.max"
+echo 16M >"$cg/memory.swap.max"
 
 out=/tmp/memcg.out
-"${GS_IN_CGROUP[@]}" "$cg" gs-memtest --size 80M --mix 0:1:0 --hold 600 >"$out" 2>&1 &
+"${GS_IN_CGROUP[@]}" "$cg" gs-memtest --size 40M --mix 0:1:0 --hold 600 >"$out" 2>&1 &
 holder=$!
 ghost_wait_ready "$out" "$holder"
 swap_now=$(cat "$cg/memory.swap.current")
@@ -25,26 +25,26 @@ cat "$out"
 # Beyond memory.max + memory.swap.max the cgroup is OOM-killed, its swap never above the limit.
 rc=0
 gs_expect_call_traces_begin # the memcg OOM killer's report
-"${GS_IN_CGROUP[@]}" "$cg" gs-memtest --size 160M --mix 0:1:0 >/dev/null 2>&1 || rc=$?
+"${GS_IN_CGROUP[@]}" "$cg" gs-memtest --size 80M --mix 0:1:0 >/dev/null 2>&1 || rc=$?
 gs_expect_call_traces_end
 peak=$(cat "$cg/memory.swap.peak")
-gs_log "160M in a 64M + 32M swap cgroup: exit $rc, memory.swap.peak $peak"
+gs_log "80M in a 32M + 16M swap cgroup: exit $rc, memory.swap.peak $peak"
 grep -H . "$cg/memory.swap.events"
 [ "$rc" -ne 0 ] || gs_fail "a workload beyond memory.max + memory.swap.max completed"
-[ "$peak" -le $((32 << 20)) ] || gs_fail "memory.swap.peak $peak exceeds memory.swap.max 32M"
+[ "$peak" -le $((16 << 20)) ] || gs_fail "memory.swap.peak $peak exceeds memory.swap.max 16M"
 
 # Swapped-out tmpfs pages of a removed cgroup fault back in from another process.
 shm=/tmp/gs-shm
 mkdir -p "$shm"
-mount -t tmpfs -o size=128M none "$shm"
+mount -t tmpfs -o size=64M none "$shm"
 ghost_at_exit "umount $shm"
 dying=/sys/fs/cgroup/gs-dying
 mkdir "$dying"
 # shellcheck disable=SC2016  # expanded by the inner bash
-bash -c 'echo $$ >"$1/cgroup.procs" && yes "ghostswap tmpfs data $RANDOM" | head -c 48M >"$2/data"' \
+bash -c 'echo $$ >"$1/cgroup.procs" && yes "ghostswap tmpfs data $RANDOM" | head -c 24M >"$2/data"' \
 	_ "$dying" "$shm"
 sum=$(sha256sum <"$shm/data")
-echo 64M >"$dying/memory.reclaim" || true
+echo 32M >"$dying/memory.reclaim" || true
 swapped=$(cat "$dying/memory.swap.current")
 gs_log "tmpfs data charged to $dying: memory.swap.current $swapped after memory.reclaim"
 [ "$swapped" -gt 0 ] || gs_fail "memory.reclaim swapped nothing of the tmpfs data out"
