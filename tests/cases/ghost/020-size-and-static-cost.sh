@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # size= is honoured at 1000 x RAM, and swapping on such a device costs the kernel (Slab + VmallocUsed +
-# Percpu) at most 64 KiB: its clusters and zswap trees are not allocated up front.
+# Percpu) at most 64 KiB: its clusters and zswap trees are not allocated up front. On the debug kernel the
+# limit is 256 KiB: there KASAN's redzones and quarantine of freed objects and kmemleak's record of each
+# object inflate Slab (124 KiB seen once, 4-8 KiB on release). Either limit is far below any cost per
+# slot, which at 1000 x RAM would be tens of MiB.
 . tests/lib/ghost.sh
 trap ghost_cleanup EXIT
 mem_kib=$(ghost_mem_kib)
@@ -21,5 +24,7 @@ gs_log "size ${size_kib} KiB (RAM ${mem_kib} KiB), expected ${want_kib} KiB"
 delta=$((after - before))
 printf 'static cost of swapon, %d x RAM: %d KiB (Slab+VmallocUsed+Percpu %d -> %d KiB)\n' \
 	1000 "$delta" "$before" "$after"
-[ "$delta" -le 64 ] || gs_fail "swapon of a 1000 x RAM device cost $delta KiB of kernel memory, limit 64"
+limit=64
+gs_is_debug && limit=256
+[ "$delta" -le "$limit" ] || gs_fail "swapon of a 1000 x RAM device cost $delta KiB of kernel memory, limit $limit"
 [ "$(ghost_stat clusters)" -eq 1 ] || gs_fail "an idle device has $(ghost_stat clusters) clusters, wanted 1"
