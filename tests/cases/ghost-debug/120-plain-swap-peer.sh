@@ -1,0 +1,1 @@
+../ghost/120-plain-swap-peer.sh
