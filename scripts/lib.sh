@@ -147,11 +147,10 @@ gs_uptodate() {
 # carry the printk time stamp, "[   12.345678] "), so a job printing such words itself does not trip it.
 GS_SPLAT_RE='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|INFO: possible|kmemleak: .*new suspected memory leaks|INFO: task .* blocked for more than|Kernel panic|Call Trace:'
 
-# gs_scan_splats LOG: print the splat lines of a console log (at most 20), succeed iff there is one.
-# "Call Trace:" lines between the kernel-log markers "ghostswap: expect-call-traces begin" and "... end"
-# (written to /dev/kmsg by tests that provoke allocation failures on purpose) do not count; the other
-# patterns always do.
-gs_scan_splats() {
+# gs_splat_lines LOG: "NUMBER<tab>LINE" for each splat line of a console log. "Call Trace:" lines between
+# the kernel-log markers "ghostswap: expect-call-traces begin" and "... end" (written to /dev/kmsg by tests
+# that provoke allocation failures on purpose) do not count; the other patterns always do.
+gs_splat_lines() {
 	tr -d '\r' <"$1" | awk -v re="$GS_SPLAT_RE" '
 		/ghostswap: expect-call-traces begin/ { quiet = 1 }
 		/ghostswap: expect-call-traces end/ { quiet = 0 }
@@ -161,8 +160,24 @@ gs_scan_splats() {
 			msg = substr($0, p + RLENGTH)
 			if (msg !~ re) next
 			if (quiet && msg ~ /Call Trace:/ && msg !~ /WARNING:|BUG:|KASAN:|Oops/) next
-			n++
-			if (n <= 20) print
-		}
-		END { exit n ? 0 : 1 }'
+			print NR "\t" $0
+		}'
+}
+
+# gs_scan_splats LOG: print the splat lines of a console log (at most 20), succeed iff there is one.
+gs_scan_splats() {
+	local lines
+	lines=$(gs_splat_lines "$1")
+	[ -n "$lines" ] || return 1
+	printf '%s\n' "$lines" | awk 'NR <= 20' | cut -f 2-
+}
+
+# gs_splat_report LOG [LINES]: print the console log around its first splat (3 lines before, LINES in all,
+# default 60): the whole first report with its task and call trace, so that a run failing on a splat shows
+# what happened even where only its output survives (CI). Fails if there is no splat.
+gs_splat_report() {
+	local first
+	first=$(gs_splat_lines "$1" | awk -F '\t' 'NR == 1 { print $1 }')
+	[ -n "$first" ] || return 1
+	tr -d '\r' <"$1" | awk -v from=$((first - 3)) -v n="${2:-60}" 'NR >= from && NR < from + n'
 }

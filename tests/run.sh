@@ -197,7 +197,7 @@ run_group() {
 		esac
 		if [ "$splat" = 1 ]; then
 			report fail "$g: kernel splat" "console: $console"
-			gs_scan_splats "$console" | head -n 5 | sed 's/^/        /'
+			gs_splat_report "$console" | sed 's/^/        /'
 		fi
 	fi
 
