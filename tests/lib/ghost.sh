@@ -31,15 +31,13 @@ ghost_integrity_mix() {
 	if gs_is_debug; then echo 12:3:1; else echo 4:3:1; fi
 }
 
-# ghost_mix_pages MIX TOTAL CLASS: how many of TOTAL pages of mix Z:C:I are of CLASS (zero, comp, incomp,
-# or nonzero: comp + incomp).
+# ghost_mix_pages MIX TOTAL CLASS: how many of TOTAL pages of mix Z:C:I are compressible (CLASS comp) or
+# not zero (CLASS nonzero).
 ghost_mix_pages() {
 	local z c i
 	IFS=: read -r z c i <<<"$1"
 	case $3 in
-	zero) echo $(($2 * z / (z + c + i))) ;;
 	comp) echo $(($2 * c / (z + c + i))) ;;
-	incomp) echo $(($2 * i / (z + c + i))) ;;
 	nonzero) echo $(($2 * (c + i) / (z + c + i))) ;;
 	*) gs_fail "ghost_mix_pages: unknown page class '$3'" ;;
 	esac
