@@ -178,14 +178,28 @@ add_disk project "$run/project.img" raw serial=gs-project
 # real lockups (reported after 120 s) and drops those.
 if [ "${GHOSTSWAP_ACCEL:-tcg}" = kvm ]; then
 	accel=(-accel kvm -cpu host)
-	watchdog=''
+	accel_append=''
 else
 	accel=(-accel tcg -cpu max)
-	watchdog=' watchdog_thresh=60'
+	accel_append=' watchdog_thresh=60'
+	# Under TCG the guest's TSC is the host's, but the guest calibrates it against the emulated PIT, which a
+	# busy host throws off: once by 46 x, and every timeout in that guest fired 46 x early. Tell the guest
+	# the host's TSC rate (scripts/host-tsc-khz.c); it refines the value against its HPET.
+	if [ "$(uname -m)" = x86_64 ]; then
+		tsc_tool=$GS_BUILD/host/tsc-khz
+		if [ ! "$tsc_tool" -nt "$GS_TOP/scripts/host-tsc-khz.c" ]; then
+			mkdir -p "$GS_BUILD/host"
+			gcc -O2 -o "$tsc_tool.$$" "$GS_TOP/scripts/host-tsc-khz.c" ||
+				gs_die "could not build $tsc_tool from scripts/host-tsc-khz.c"
+			mv "$tsc_tool.$$" "$tsc_tool"
+		fi
+		tsc_khz=$("$tsc_tool") || gs_die "$tsc_tool could not measure the host's TSC rate"
+		accel_append="$accel_append tsc_early_khz=$tsc_khz"
+	fi
 fi
 qemu=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "$cpus" -m "$mem" -nographic -no-reboot -nic none
 	-kernel "$bzimage"
-	-append "console=ttyS0 root=/dev/vda rw init=/sbin/gs-init panic=-1$watchdog ${append# }"
+	-append "console=ttyS0 root=/dev/vda rw init=/sbin/gs-init panic=-1$accel_append ${append# }"
 	"${drives[@]}")
 printf '%q ' "${qemu[@]}" >"$run/qemu-cmdline"
 echo >>"$run/qemu-cmdline"
@@ -204,6 +218,12 @@ else
 	set -o pipefail
 fi
 elapsed=$(gs_elapsed "$t_boot")
+# A guest clock that ran fast (a TSC calibrated wrong) makes every timeout in the guest fire early: say so.
+guest_secs=$(tr -d '\r' <"$console" | sed -n 's/^\[ *\([0-9][0-9]*\)\.[0-9]*\].*/\1/p' | tail -n 1)
+if [ -n "$guest_secs" ] && [ "$guest_secs" -gt $((${elapsed%s} * 2 + 30)) ]; then
+	gs_msg "GUEST CLOCK: the guest counted ${guest_secs}s in ${elapsed} of host time, so its timeouts fired" \
+		"early (see its 'tsc:' lines in $console)"
+fi
 
 # --- verdict
 status=$(tr -d '\r' <"$console" | sed -n "s/.*GHOSTSWAP-EXIT-$nonce: \([0-9][0-9]*\).*/\1/p" | tail -n 1)
