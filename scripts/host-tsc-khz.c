@@ -2,13 +2,15 @@
 /*
  * host-tsc-khz: print the rate of this x86-64 machine's time stamp counter, in kHz.
  *
- * Under TCG, QEMU gives the guest the host's TSC, but the guest kernel calibrates it against the emulated
- * PIT, which a busy host can throw off by a factor of 40: the guest's clock then runs that much too fast and
- * every timeout in it fires that much early. run-qemu.sh passes this value as tsc_early_khz=; the guest
- * refines it against its HPET a second after boot.
+ * Under TCG, QEMU gives the guest the host's TSC, but the guest kernel calibrates it
+ * against the emulated PIT, which a busy host can throw off by a factor of 40: the
+ * guest's clock then runs that much too fast and every timeout in it fires that much
+ * early. run-qemu.sh passes this value as tsc_early_khz=; the guest refines it against
+ * its HPET a second after boot.
  *
- * The TSC is read against CLOCK_MONOTONIC_RAW 200 ms apart; at each end the reading taken between the two
- * closest clock reads of 50 tries counts, so that a preemption does not skew it.
+ * The TSC is read against CLOCK_MONOTONIC_RAW 200 ms apart; at each end the reading
+ * taken between the two closest clock reads of 50 tries counts, so that a preemption
+ * does not skew it.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +61,7 @@ int main(void)
 		fprintf(stderr, "host-tsc-khz: the TSC or the clock did not advance\n");
 		return 1;
 	}
-	printf("%llu\n", (unsigned long long)((end.tsc - start.tsc) * 1000000ULL / (uint64_t)(end.ns - start.ns)));
+	printf("%llu\n", (unsigned long long)((end.tsc - start.tsc) * 1000000ULL /
+					    (uint64_t)(end.ns - start.ns)));
 	return 0;
 }
