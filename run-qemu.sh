@@ -90,7 +90,7 @@ if [ "${GHOSTSWAP_NO_BUILD:-0}" != 1 ]; then
 	unset GS_QUIET
 	[ $(($(gs_now) - t)) -lt 2 ] || gs_msg "builds checked/done in $(gs_elapsed "$t")"
 fi
-gs_need_pkgs qemu-system-x86 qemu-utils e2fsprogs rsync
+gs_need_pkgs qemu-system-x86 qemu-utils e2fsprogs rsync gcc
 kbase=$GS_BUILD/$variant
 bzimage=$kbase/obj/arch/x86/boot/bzImage
 base_img=$GS_CACHE/rootfs/base.img
