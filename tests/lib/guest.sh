@@ -87,23 +87,32 @@ gs_reset() {
 # gs_is_debug: true on the debug kernel variant.
 gs_is_debug() { [ "${GS_KERNEL_VARIANT:-}" = debug ]; }
 
-# gs_kmemleak_on: true on a kernel with kmemleak that was not booted with kmemleak=off (some debug groups
-# are, for time: see their group.conf).
-gs_kmemleak_on() { [ -w /sys/kernel/debug/kmemleak ] && ! grep -qw 'kmemleak=off' /proc/cmdline; }
+# gs_kmemleak_on: true where leaks are checked: on the debug kernel (built with kmemleak) unless it was
+# booted with kmemleak=off (some debug groups are, for time: see their group.conf), and on any kernel
+# that has kmemleak and was not booted with it off.
+GS_KMEMLEAK=/sys/kernel/debug/kmemleak
+gs_kmemleak_on() {
+	{ gs_is_debug || [ -e "$GS_KMEMLEAK" ]; } && ! grep -qw 'kmemleak=off' /proc/cmdline
+}
 
-# gs_kmemleak_check: if gs_kmemleak_on, scan now and fail if it reports leaks (the report stays on the
-# console, where run-qemu.sh also counts it as a splat). No-op otherwise. If kmemleak has disabled itself
-# (e.g. "kmemleak: Memory pool empty" under memory pressure) it says so and does not fail.
+# gs_kmemleak_check: if gs_kmemleak_on, scan now and fail with kmemleak's records if it reports leaks.
+# Fails too if kmemleak should run and does not: no $GS_KMEMLEAK, or kmemleak has switched itself off
+# (e.g. "kmemleak: Memory pool empty" under memory pressure), since then no leak can be found. The
+# records are cleared after a failure, so that the group's later checks report only new leaks. No-op where
+# kmemleak is not on. (A debugfs file has size 0: what kmemleak found is in its content, not its size.)
 gs_kmemleak_check() {
-	local f=/sys/kernel/debug/kmemleak
+	local f=$GS_KMEMLEAK report n
 	gs_kmemleak_on || return 0
+	[ -e "$f" ] || gs_fail "no $f on the $GS_KERNEL_VARIANT kernel: kmemleak is not built in"
 	if ! { echo scan >"$f"; } 2>/dev/null; then
-		gs_log "kmemleak is disabled (see the kernel log: memory pool empty?): no leak check possible"
-		return 0
+		dmesg | grep -i kmemleak | tail -n 10 || true
+		gs_fail "kmemleak is disabled (see its kernel messages above): no leak check possible"
 	fi
 	echo scan >"$f" # a second scan reports what the first one found unreferenced
-	if [ -s "$f" ]; then
-		head -n 40 "$f"
-		gs_fail "kmemleak reports suspected leaks"
-	fi
+	report=$(cat "$f")
+	[ -n "$report" ] || return 0
+	n=$(grep -c '^unreferenced object' <<<"$report" || true)
+	printf '%s\n' "$report" | head -n 400
+	echo clear >"$f" || true
+	gs_fail "kmemleak reports $n suspected leak(s) (records above)"
 }
