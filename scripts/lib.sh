@@ -149,11 +149,15 @@ GS_SPLAT_RE='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UB
 
 # gs_splat_lines LOG: "NUMBER<tab>LINE" for each splat line of a console log. "Call Trace:" lines between
 # the kernel-log markers "ghostswap: expect-call-traces begin" and "... end" (written to /dev/kmsg by tests
-# that provoke allocation failures on purpose) do not count; the other patterns always do.
+# that provoke allocation failures on purpose) do not count; the other patterns always do. The windows
+# nest (a depth count: an inner end does not close the outer window), and the group runner's
+# "ghostswap: test ... start" closes all of them, so a test that failed inside a window does not hide
+# the next test's traces.
 gs_splat_lines() {
 	tr -d '\r' <"$1" | awk -v re="$GS_SPLAT_RE" '
-		/ghostswap: expect-call-traces begin/ { quiet = 1 }
-		/ghostswap: expect-call-traces end/ { quiet = 0 }
+		/ghostswap: expect-call-traces begin/ { quiet++ }
+		/ghostswap: expect-call-traces end/ { if (quiet > 0) quiet-- }
+		/ghostswap: test [^ ]+ start/ { quiet = 0 }
 		{
 			p = match($0, /\[ *[0-9]+\.[0-9]+\] /)
 			if (!p) next

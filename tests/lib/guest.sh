@@ -38,9 +38,20 @@ gs_kmsg() { printf 'ghostswap: %s\n' "$*" >/dev/kmsg; }
 
 # Allocation-failure reports (warn_alloc, fault injection) and OOM-killer reports print "Call Trace:",
 # which run-qemu.sh counts as a splat; between these two calls they do not count (WARNING/BUG/KASAN/Oops
-# still do). For tests that provoke them on purpose.
-gs_expect_call_traces_begin() { gs_kmsg "expect-call-traces begin"; }
-gs_expect_call_traces_end() { gs_kmsg "expect-call-traces end"; }
+# still do). For tests that provoke them on purpose. Windows nest: the console filter (gs_splat_lines in
+# scripts/lib.sh) counts the markers, so a helper's window (ghost_pressure) inside a test's own keeps the
+# test's open; the group runner's start line of the next test closes any that a failed test left open.
+# GS_EXPECT_DEPTH counts this shell's open windows: an end without a begin is a test bug and fails.
+GS_EXPECT_DEPTH=0
+gs_expect_call_traces_begin() {
+	GS_EXPECT_DEPTH=$((GS_EXPECT_DEPTH + 1))
+	gs_kmsg "expect-call-traces begin (depth $GS_EXPECT_DEPTH)"
+}
+gs_expect_call_traces_end() {
+	[ "$GS_EXPECT_DEPTH" -gt 0 ] || gs_fail "gs_expect_call_traces_end without a begin"
+	gs_kmsg "expect-call-traces end (depth $GS_EXPECT_DEPTH)"
+	GS_EXPECT_DEPTH=$((GS_EXPECT_DEPTH - 1))
+}
 
 # gs_vmstat NAME: a /proc/vmstat counter (0 if absent).
 gs_vmstat() { awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' /proc/vmstat; }
