@@ -5,4 +5,4 @@
 . tests/lib/ghost.sh
 . tests/lib/stress.sh
 ghost_setup
-stress_run 100 --pageswap 2 --vm 1 --vm-bytes "$(stress_ram_pct 50)" --vm-keep --verify
+stress_run "$STRESS_TARGET_PAGESWAP" "$STRESS_SAFETY" --pageswap 2 --vm 1 --vm-bytes "$(stress_ram_pct 50)" --vm-keep --verify

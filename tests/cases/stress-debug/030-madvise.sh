@@ -5,4 +5,4 @@
 . tests/lib/ghost.sh
 . tests/lib/stress.sh
 ghost_setup
-stress_run 75 --madvise 2 --vm 2 --vm-bytes "$(stress_ram_pct 120)" --vm-keep --verify
+stress_run "$STRESS_TARGET" "$STRESS_SAFETY" --madvise 2 --vm 2 --vm-bytes "$(stress_ram_pct 120)" --vm-keep --verify

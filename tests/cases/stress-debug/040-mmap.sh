@@ -6,4 +6,4 @@
 . tests/lib/ghost.sh
 . tests/lib/stress.sh
 ghost_setup
-stress_run 75 --mmap 2 --mmap-bytes "$(stress_ram_pct 40)" --vm 2 --vm-bytes "$(stress_ram_pct 100)" --vm-keep --verify
+stress_run "$STRESS_TARGET" "$STRESS_SAFETY" --mmap 2 --mmap-bytes "$(stress_ram_pct 40)" --vm 2 --vm-bytes "$(stress_ram_pct 100)" --vm-keep --verify

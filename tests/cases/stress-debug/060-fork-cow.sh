@@ -20,6 +20,6 @@ gs_expect_call_traces_begin # allocation stall reports under TCG, outside stress
 	done
 ) &
 cow=$!
-stress_run 75 --fork 1 --clone 1 --vm 2 --vm-bytes "$(stress_ram_pct 90)" --vm-keep --verify
+stress_run "$STRESS_TARGET" "$STRESS_SAFETY" --fork 1 --clone 1 --vm 2 --vm-bytes "$(stress_ram_pct 90)" --vm-keep --verify
 wait "$cow" || gs_fail "a forked workload failed"
 gs_expect_call_traces_end

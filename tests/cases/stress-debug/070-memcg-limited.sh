@@ -13,7 +13,7 @@ echo $((mem_kib / 4))K >"$GHOST_CG/memory.max"
 	>/tmp/memcg.out 2>&1 &
 memtest=$!
 STRESS_WRAP=("${GS_IN_CGROUP[@]}" "$GHOST_CG")
-stress_run 75 --vm 2 --vm-bytes $((mem_kib * 3 / 8))K --vm-keep --verify
+stress_run "$STRESS_TARGET" "$STRESS_SAFETY" --vm 2 --vm-bytes $((mem_kib * 3 / 8))K --vm-keep --verify
 wait "$memtest" || { tail -n 5 /tmp/memcg.out && gs_fail "gs-memtest in the limited cgroup failed"; }
 grep -H . "$GHOST_CG/memory.events" "$GHOST_CG/memory.swap.peak"
 [ "$(awk '$1 == "max" { print $2 }' "$GHOST_CG/memory.events")" -gt 0 ] || gs_fail "the cgroup never hit memory.max"
