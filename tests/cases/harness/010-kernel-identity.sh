@@ -23,3 +23,12 @@ grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || gs_fail "cgroup2 not mounted 
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts || gs_fail "debugfs not mounted"
 [ -e /sys/kernel/debug/provoke-crash/DIRECT ] || gs_fail "no LKDTM (needed by the splat self-test)"
 [ -e /sys/kernel/mm/transparent_hugepage/enabled ] || gs_fail "no THP"
+# Under TCG (run-qemu.sh sets watchdog_thresh=60 there) the stall detectors wait longer, so that a slow
+# host cannot produce a splat: RCU stalls after 300 s, hung tasks after 600 s.
+if grep -qw 'watchdog_thresh=60' /proc/cmdline; then
+	stall=$(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)
+	hung=$(cat /proc/sys/kernel/hung_task_timeout_secs)
+	gs_log "TCG guest: rcu_cpu_stall_timeout $stall s, hung_task_timeout_secs $hung s"
+	[ "$stall" -eq 300 ] || gs_fail "RCU stall timeout $stall s under TCG, wanted 300"
+	[ "$hung" -eq 600 ] || gs_fail "hung-task timeout $hung s under TCG, wanted 600"
+fi
