@@ -10,6 +10,7 @@ ghost_zswap_setup
 swapon "$GS_DEV"
 mem_kib=$(ghost_mem_kib)
 oom_kill0=$(gs_vmstat oom_kill)
+dmesg -C # the OOM killer's "Killed process" lines of this test only
 rc=0
 # shellcheck disable=SC2016  # expanded by the inner bash
 ghost_pressure bash -c 'echo 1000 >/proc/self/oom_score_adj && exec "$@"' _ \
@@ -19,9 +20,15 @@ oom_kills=$(($(gs_vmstat oom_kill) - oom_kill0))
 gs_log "workload of 1.5 x RAM on a 32 MiB device: exit $rc, OOM kills $oom_kills, peak clusters $(ghost_stat clusters_peak)"
 [ "$rc" -eq 137 ] || gs_fail "the workload beyond RAM + swap was not killed (exit $rc)"
 [ "$oom_kills" -ge 1 ] || gs_fail "no OOM kill was counted"
+# ... and nothing else: every process the OOM killer killed is the workload.
+victims=$(dmesg | sed -n 's/.*Killed process [0-9]* (\([^)]*\)).*/\1/p')
+gs_log "killed by the OOM killer: $(tr '\n' ' ' <<<"$victims")"
+[ -n "$victims" ] || gs_fail "no 'Killed process' line in the kernel log"
+! grep -vqx gs-memtest <<<"$victims" || gs_fail "the OOM killer killed something else than the workload"
 [ "$(ghost_stat clusters_peak)" -ge 15 ] || gs_fail "the device was never full ($(ghost_stat clusters_peak) clusters)"
-# What stays on the device is other processes' (shells, init) that the pressure pushed out.
-for _ in $(seq 20); do
+# What stays on the device is other processes' (shells, init) that the pressure pushed out. The dead
+# workload's slots are freed as its address space is torn down: wait for that, for a minute at most.
+for _ in $(seq 120); do
 	[ "$(ghost_swap_field 4)" -lt 8192 ] && break
 	sleep 0.5
 done
