@@ -8,3 +8,4 @@
 fault_run failslab
 gs_log "cluster_alloc_failed: $(ghost_stat cluster_alloc_failed)"
 backend_report
+[ "$(ghost_stat cluster_alloc_failed)" -gt 0 ] || gs_fail "no slot map allocation failed: the path was not tested"
