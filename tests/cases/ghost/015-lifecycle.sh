@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # rmmod is refused while the device is swapped on; 20 load / swapon / swapout / swapoff / unload cycles
-# work and leak nothing (kernel memory back to where it was). On the debug kernel, where kmemleak decides
+# work, each swapping the workload's pages out, and leak nothing (kernel memory back to where it was). On the debug kernel, where kmemleak decides
 # and each cycle costs ten times more, 3 cycles after one warm-up.
 . tests/lib/ghost.sh
 ghost_setup
@@ -20,13 +20,21 @@ kernel_kib() {
 	awk '/^(SUnreclaim|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo
 }
 # cycle: one load / swapon / swap-out / swapoff / unload; fails at the first step that fails (the caller's
-# || turns off set -e in here).
+# || turns off set -e in here), and if zswap stored less than half of the workload's compressible pages
+# (MADV_PAGEOUT of 32 MiB at 1:2:0): a cycle that swaps nothing would test load and unload alone.
+comp_pages=$(ghost_mix_pages 1:2:0 $((32 * 256)) comp)
 cycle() {
+	local zswpout0
+	zswpout0=$(gs_vmstat zswpout)
 	insmod "$GS_MODULE" size=256M &&
 		swapon "$GS_DEV" &&
 		gs-memtest --size 32M --mix 1:2:0 --pageout >/dev/null &&
 		swapoff "$GS_DEV" &&
-		rmmod ghostswap
+		rmmod ghostswap || return 1
+	[ $(($(gs_vmstat zswpout) - zswpout0)) -ge $((comp_pages / 2)) ] || {
+		gs_log "zswap stored $(($(gs_vmstat zswpout) - zswpout0)) pages, wanted $((comp_pages / 2)) at least"
+		return 1
+	}
 }
 warmups=3 cycles=20
 gs_is_debug && warmups=1 cycles=3

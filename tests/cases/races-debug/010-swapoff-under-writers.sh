@@ -16,9 +16,19 @@ for _ in $(seq 120); do
 	sleep 0.5
 done
 used=$(ghost_swap_field 4)
+# The race needs its load: every writer must still be running (12 passes take minutes here; the wait
+# above ends early in the first one).
+for i in 1 2 3 4; do
+	kill -0 "${pids[i - 1]}" 2>/dev/null || { tail -n 3 "/tmp/w$i.out" && gs_fail "writer $i ended before swapoff"; }
+done
 gs_log "swapoff with $used KiB on $GS_DEV and 4 writers running"
 [ "$used" -gt 0 ] || gs_fail "nothing was swapped out before swapoff"
 swapoff "$GS_DEV" || gs_fail "swapoff under writers failed"
+running=0
+for i in 1 2 3 4; do
+	! kill -0 "${pids[i - 1]}" 2>/dev/null || running=$((running + 1))
+done
+gs_log "$running writers still running when swapoff returned"
 [ "$(ghost_stat clusters)" -eq 0 ] || gs_fail "$(ghost_stat clusters) clusters left after swapoff"
 rc=0
 for i in 1 2 3 4; do

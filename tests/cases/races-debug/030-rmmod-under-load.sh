@@ -11,6 +11,20 @@ for i in 1 2; do
 	gs-memtest --size "${size_kib}K" --mix 1:2:1 --seed "$i" --pageout --passes 1 >"/tmp/r$i.out" 2>&1 &
 	pids+=($!)
 done
+# The attempts need the load: swapped pages on the device and both writers running, before and after
+# (a pass of RAM/8 with MADV_PAGEOUT takes far longer than the three seconds of attempts here).
+for _ in $(seq 600); do
+	[ "$(ghost_swap_field 4)" -gt 0 ] && break
+	sleep 0.5
+done
+[ "$(ghost_swap_field 4)" -gt 0 ] || gs_fail "nothing was swapped out in 5 minutes"
+writers_running() {
+	local i
+	for i in 1 2; do
+		kill -0 "${pids[i - 1]}" 2>/dev/null || { tail -n 3 "/tmp/r$i.out" && gs_fail "writer $i ended $1"; }
+	done
+}
+writers_running "before the rmmod attempts"
 refused=0
 for _ in $(seq 30); do
 	if err=$(rmmod ghostswap 2>&1); then gs_fail "rmmod succeeded while swapped on"; fi
@@ -18,6 +32,7 @@ for _ in $(seq 30); do
 	refused=$((refused + 1))
 	sleep 0.1
 done
+writers_running "during the rmmod attempts"
 gs_log "$refused rmmod attempts refused under load; $(ghost_swap_field 4) KiB swapped"
 ghost_is_on || gs_fail "$GS_DEV is no longer swapped on"
 for i in 1 2; do
