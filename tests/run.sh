@@ -39,6 +39,15 @@ report() {
 	printf '%s\n' "$line"
 }
 
+# notes: the passing tests' remarks (gs_note in tests/lib/guest.sh) from the result files of this run's
+# groups, listed before the summary so that a pass with a remark is not silent.
+notes() {
+	local g
+	for g in "${groups[@]}"; do
+		[ ! -f "$GS_LOGS/group-$g.results" ] || cat "$GS_LOGS/group-$g.results"
+	done | sed -n 's/^ok      \([^ ]*\)  (.*; note: \(.*\))$/\1: \2/p'
+}
+
 # --- which groups and tests
 declare -A want=() # group -> space-separated test selection ("" = all)
 groups=()
@@ -276,6 +285,11 @@ while [ "${#job_group[@]}" -gt 0 ]; do
 	collect
 done
 gs_msg "total: $(gs_elapsed "$t_all")"
+note_lines=$(notes)
+if [ -n "$note_lines" ]; then
+	printf 'notes (tests that passed with a remark):\n'
+	printf '%s\n' "$note_lines" | sed 's/^/  /'
+fi
 summary="$passed passed, $failed failed"
 [ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
 printf '%s\n' "$summary"

@@ -28,6 +28,10 @@ gs_skip() {
 	exit 77
 }
 
+# gs_note MSG: a passing test's remark that must not go unseen (e.g. it passed only on a retry): the group
+# runner adds it to the test's result line, and tests/run.sh lists it before its summary.
+gs_note() { printf 'NOTE: %s\n' "$*"; }
+
 # gs_assert CMD...: run CMD; fail the test naming it if it fails.
 gs_assert() {
 	"$@" || gs_fail "assertion failed: $*"

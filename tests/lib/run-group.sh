@@ -3,7 +3,7 @@
 # Guest side of tests/run.sh: run the tests of one group in this boot and report them on the console.
 #   bash tests/lib/run-group.sh GROUP TIMEOUT TEST...     (in /gs; TEST = file name in tests/cases/GROUP/)
 # Prints a TAP-like plan and one "GS-TAP: ok N - GROUP/TEST" / "GS-TAP: not ok N - GROUP/TEST" line per
-# test (with "# SKIP reason" / the reason of a failure); a failed test's log tail follows as "GS-TAP: # ..."
+# test (with "# SKIP reason" / the reason of a failure; a passing test's gs_note remarks after its time); a failed test's log tail follows as "GS-TAP: # ..."
 # lines. Each test runs in its own bash with tests/lib/guest.sh sourced, stdin /dev/null, TIMEOUT seconds
 # at most; its log is /gs/logs/GROUP/TEST.log; after a failed test, gs_reset (tests/lib/guest.sh) undoes
 # what it may have left behind. On a kernel with kmemleak on (gs_kmemleak_on), one more result closes
@@ -40,7 +40,10 @@ for t in "$@" "${kmemleak[@]}"; do
 	# The result line also goes to results.tap, which run-qemu.sh copies out of the guest: unlike the
 	# console, it cannot have kernel messages in the middle of a line.
 	case $rc in
-	0) result=$(printf 'GS-TAP: ok %d - %s (%ds)' "$n" "$name" "$secs") ;;
+	0)
+		note=$(sed -n 's/^NOTE: //p' "$log" | paste -sd ';' -)
+		result=$(printf 'GS-TAP: ok %d - %s (%ds%s)' "$n" "$name" "$secs" "${note:+; note: $note}")
+		;;
 	77) result=$(printf 'GS-TAP: ok %d - %s # SKIP %s' "$n" "$name" "$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)") ;;
 	*)
 		failed=$((failed + 1))
