@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# A backing disk smaller than the data (the README's claim): a 16 MiB disk (a loop device on a file of
+# the root file system) under 64 MiB of incompressible pages pushed out with zswap off. Once its
+# segments are full, writes are refused with ENOSPC (stats/backend_full) and the pages stay in memory:
+# every page verifies, the disk holds no more than it has room for, nothing is OOM-killed, and swapoff
+# leaves it empty.
+. tests/lib/backend.sh
+img=/var/tmp/gs-small-disk.img
+truncate -s 16M "$img"
+loop=$(losetup -f --show --direct-io=on "$img") || gs_fail "losetup of $img failed"
+detach() { losetup -d "$loop" && rm -f "$img"; }
+ghost_at_exit detach
+GS_BACKING=$loop
+GHOST_MODULE_PARAMS=("backing_dev=$loop")
+ghost_setup
+gs_zswap_disable
+disk_pages=$((16 << 20 >> 12))
+full0=$(ghost_stat backend_full) oom0=$(gs_vmstat oom_kill)
+out=/tmp/full.out
+gs-memtest --size 64M --mix 0:0:1 --pageout --passes 2 --hold 600 >"$out" 2>&1 &
+holder=$!
+ghost_wait_ready "$out" "$holder"
+# Held after its last pageout: what could go out is on the disk, the rest in memory.
+full=$(($(ghost_stat backend_full) - full0)) on_disk=$(ghost_stat backend_pages)
+backend_report
+gs_log "writes refused for lack of space: $full; on the disk $on_disk pages (room for $disk_pages)"
+kill -USR1 "$holder"
+rc=0
+wait "$holder" || rc=$?
+grep -E 'phase=(pageout|verify|hold)' "$out" | tail -n 3
+[ "$rc" -eq 0 ] || { cat "$out" && gs_fail "the data did not verify with the backing disk full (exit $rc)"; }
+[ "$full" -gt 0 ] || gs_fail "64 MiB went out to a 16 MiB disk and no write was refused (backend_full)"
+[ "$on_disk" -gt 0 ] || gs_fail "nothing reached the disk"
+[ "$on_disk" -le "$disk_pages" ] || gs_fail "$on_disk pages on a disk with room for $disk_pages"
+[ "$(ghost_stat backend_write_errors)" -eq 0 ] || gs_fail "a full disk counted as write errors"
+[ "$(gs_vmstat oom_kill)" -eq "$oom0" ] || gs_fail "the OOM killer ran"
+swapoff "$GS_DEV" || gs_fail "swapoff with the backing disk full failed"
+backend_check_empty
