@@ -4,8 +4,11 @@
 # See Documentation/fault-injection/fault-injection.rst: the faults are limited to one task (task-filter,
 # /proc/PID/make-it-fail), so only the workload's own allocations fail, sleeping ones included.
 
-# fault_run TYPE: with /dev/ghostswap swapped on, a workload fills RAM/8 (mixed pages), then, with one in
-# five of its TYPE (failslab | fail_page_alloc) allocations failing, pushes its pages out with
+# FAULT_PERCENT: the share of the workload's allocations that fail, in percent.
+FAULT_PERCENT=20
+
+# fault_run TYPE: with /dev/ghostswap swapped on, a workload fills RAM/8 (mixed pages), then, with
+# FAULT_PERCENT % of its TYPE (failslab | fail_page_alloc) allocations failing, pushes its pages out with
 # MADV_PAGEOUT and verifies them, 4 times. Fails the test on a mismatch, on a kill, or if nothing was
 # injected or swapped; logs the injected count.
 fault_run() {
@@ -29,7 +32,7 @@ fault_run() {
 		echo N >"$dir/ignore-gfp-highmem"
 		echo 0 >"$dir/min-order"
 	fi
-	echo 20 >"$dir/probability"
+	echo "$FAULT_PERCENT" >"$dir/probability"
 	local zswpout0 kept0
 	zswpout0=$(gs_vmstat zswpout) kept0=$(ghost_stat pages_kept)
 	gs_expect_call_traces_begin # allocation failure reports of what the faults hit
