@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 # I/O errors on the backing device (fail_make_request, debug kernel): while every write fails, pages
 # pushed out stay in memory and verify; while reads fail, the process whose pages cannot be read dies of
-# SIGBUS and no other process dies, nor the kernel; afterwards the device works again. Both error counters move.
+# SIGBUS and no other process dies, nor the kernel; afterwards the device works again. Both error
+# counters move.
 . tests/lib/backend.sh
 fi_dir=/sys/kernel/debug/fail_make_request
 # The debug kernel is built with it (kernel/config/debug.config): missing, it is a failure, not a skip.

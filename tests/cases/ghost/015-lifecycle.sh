@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # rmmod is refused while the device is swapped on; 20 load / swapon / swapout / swapoff / unload cycles
-# work, each swapping the workload's pages out, and leak nothing (kernel memory back to where it was). On the debug kernel, where kmemleak decides
-# and each cycle costs ten times more, 3 cycles after one warm-up.
+# work, each swapping the workload's pages out, and leak nothing (kernel memory back to where it was). On
+# the debug kernel, where kmemleak decides and each cycle costs ten times more, 3 cycles after one warm-up.
 . tests/lib/ghost.sh
 ghost_setup
 if err=$(rmmod ghostswap 2>&1); then gs_fail "rmmod succeeded while $GS_DEV is swapped on"; fi

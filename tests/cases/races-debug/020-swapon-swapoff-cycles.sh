@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Six swapoff/swapon cycles of /dev/ghostswap while two writers push pages out and read them back: every
-# cycle swaps at least 256 pages out with both writers running, the writers verify all their data, clusters go back to 0 at each swapoff.
+# cycle swaps at least 256 pages out with both writers running, the writers verify all their data,
+# clusters go back to 0 at each swapoff.
 . tests/lib/ghost.sh
 ghost_setup
 size_kib=$(($(ghost_mem_kib) / 8))
