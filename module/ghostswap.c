@@ -35,6 +35,7 @@
 #include <linux/swap_ops.h>
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
+#include <linux/zswap.h>
 
 #include "ghostswap.h"
 
@@ -60,6 +61,8 @@ static atomic_long_t ghost_clusters_created;
 static atomic_long_t ghost_clusters_freed;
 static atomic_long_t ghost_cluster_alloc_failed;	/* its backend data failed */
 static atomic_long_t ghost_pages_kept;		/* zswap refused, kept in RAM */
+static atomic_long_t ghost_step_asides;		/* slot allocations declined */
+static bool ghost_stepping_aside;		/* the last one was declined */
 
 /*********************************
  * tunables
@@ -237,6 +240,24 @@ static void ghost_folio_kept(struct swap_info_struct *sis, struct folio *folio)
 }
 
 /*
+ * The swap allocator asks before it gives @folio a slot: decline while
+ * neither zswap nor the backend could store it, so that the folio goes to
+ * the next swap device by priority, or stays mapped, instead of being
+ * unmapped only to be kept in memory (and faulted back, again and again).
+ */
+static bool ghost_may_alloc(struct swap_info_struct *sis, struct folio *folio)
+{
+	bool ok = zswap_may_store(folio) ||
+		  (ghost.backend && ghost.backend->may_write());
+
+	if (READ_ONCE(ghost_stepping_aside) == ok)
+		WRITE_ONCE(ghost_stepping_aside, !ok);
+	if (!ok)
+		atomic_long_inc(&ghost_step_asides);
+	return ok;
+}
+
+/*
  * With SWAP_OPS_F_NO_BACKING the swap core never writes to the device and
  * every slot's data is zero-flagged or in zswap, so no I/O should reach it.
  * Should one come, fail it: a failed write leaves the folio dirty in memory,
@@ -271,6 +292,7 @@ static const struct swap_ops ghost_swap_ops = {
 	.cluster_alloc	= ghost_cluster_alloc,
 	.cluster_free	= ghost_cluster_free,
 	.folio_kept	= ghost_folio_kept,
+	.may_alloc	= ghost_may_alloc,
 };
 
 static void ghost_backend_write(struct swap_io_ctx *ctx)
@@ -299,6 +321,7 @@ static const struct swap_ops ghost_backed_swap_ops = {
 	.cluster_alloc	= ghost_cluster_alloc,
 	.cluster_free	= ghost_cluster_free,
 	.slots_free	= ghost_slots_free,
+	.may_alloc	= ghost_may_alloc,
 };
 
 /*********************************
@@ -457,6 +480,14 @@ GHOST_COUNTER_ATTR(clusters_created, ghost_clusters_created);
 GHOST_COUNTER_ATTR(clusters_freed, ghost_clusters_freed);
 GHOST_COUNTER_ATTR(cluster_alloc_failed, ghost_cluster_alloc_failed);
 GHOST_COUNTER_ATTR(pages_kept, ghost_pages_kept);
+GHOST_COUNTER_ATTR(step_asides, ghost_step_asides);
+
+static ssize_t stepping_aside_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(ghost_stepping_aside));
+}
+static DEVICE_ATTR_RO(stepping_aside);
 
 static struct attribute *ghost_stats_attrs[] = {
 	&dev_attr_size_bytes.attr,
@@ -469,6 +500,8 @@ static struct attribute *ghost_stats_attrs[] = {
 	&dev_attr_cluster_alloc_failed.attr,
 	&dev_attr_metadata_bytes.attr,
 	&dev_attr_pages_kept.attr,
+	&dev_attr_step_asides.attr,
+	&dev_attr_stepping_aside.attr,
 	NULL,
 };
 

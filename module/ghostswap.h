@@ -38,6 +38,8 @@
  * @slots_free: as swap_ops->slots_free
  * @submit_write: as swap_ops->submit_write, for pages zswap did not keep
  * @submit_read: as swap_ops->submit_read
+ * @may_write: whether a write would find room on a working device now;
+ *	called without sleeping before every slot the device hands out
  *
  * The swap_ops callbacks are only called between @swapon and the end of
  * swapoff, with the semantics of include/linux/swap_ops.h.
@@ -55,6 +57,7 @@ struct ghost_backend {
 	void (*slots_free)(void *priv, unsigned int index, unsigned int nr);
 	void (*submit_write)(struct swap_io_ctx *ctx);
 	void (*submit_read)(struct swap_io_ctx *ctx);
+	bool (*may_write)(void);
 };
 
 extern const struct ghost_backend ghost_bdev_backend;

@@ -37,6 +37,8 @@
 /* Map entries hold block + 1 in a u32, so blocks are numbered below this */
 #define BDEV_MAX_BLOCKS		((u64)U32_MAX)
 #define BDEV_MAX_ERASE_BLOCK	SZ_1G
+/* After a write error, new slots go elsewhere for this long */
+#define BDEV_ERROR_BACKOFF	HZ
 
 /*********************************
  * statistics
@@ -74,6 +76,9 @@ static u64 bdev_erase_block = SZ_2M;
  * allocator fields below it and every write of a slot map entry; the I/O
  * paths read a slot's entry without it while the slot is pinned by its
  * locked or writeback folio, which stops it from being freed or rewritten.
+ * Exceptions: write completions set @error and @error_at without it, and
+ * bdev_may_write() reads those, @cur_seg and @cur_next without it: a stale
+ * answer only sends a page where it would have gone before.
  */
 static struct ghost_bdev {
 	struct file *file;		/* the device, held exclusively */
@@ -91,6 +96,8 @@ static struct ghost_bdev {
 	u32 cur_seg;			/* being written; nr_segs: none */
 	u32 cur_next;			/* next block to hand out in it */
 	u32 last_end;			/* block after the last run handed out */
+	unsigned long error_at;		/* jiffies of the last write error */
+	bool error;			/* error_at is set */
 	struct work_struct discard_work;
 } gb = {
 	.lock = __SPIN_LOCK_UNLOCKED(gb.lock),
@@ -124,7 +131,7 @@ static bool bdev_segment_next(void)
 
 	lockdep_assert_held(&gb.lock);
 	if (prev < gb.nr_segs) {
-		gb.cur_seg = gb.nr_segs;
+		WRITE_ONCE(gb.cur_seg, gb.nr_segs);
 		if (!gb.seg_live[prev])
 			bdev_segment_empty(prev);
 	}
@@ -136,8 +143,8 @@ static bool bdev_segment_next(void)
 		return false;
 	__clear_bit(seg, gb.seg_free);
 	atomic_long_inc(&bdev_segments_used);
-	gb.cur_seg = seg;
-	gb.cur_next = seg * gb.seg_blocks;
+	WRITE_ONCE(gb.cur_seg, seg);
+	WRITE_ONCE(gb.cur_next, seg * gb.seg_blocks);
 	return true;
 }
 
@@ -156,7 +163,7 @@ static u32 bdev_alloc_run(u32 want, u32 *start)
 		return 0;
 	n = min(want, (gb.cur_seg + 1) * gb.seg_blocks - gb.cur_next);
 	*start = gb.cur_next;
-	gb.cur_next += n;
+	WRITE_ONCE(gb.cur_next, gb.cur_next + n);
 	gb.seg_live[gb.cur_seg] += n;
 	atomic_long_inc(&bdev_writes);
 	if (*start == gb.last_end)
@@ -226,14 +233,22 @@ static void bdev_cluster_free(void *priv)
 	kfree(priv);
 }
 
+/*
+ * Nothing else writes the entries of slots being freed, so most frees, of
+ * slots that never reached the disk, need not take the lock.
+ */
 static void bdev_slots_free(void *priv, unsigned int index, unsigned int nr)
 {
 	u32 *map = priv;
 	unsigned long flags;
-	unsigned int i;
+	unsigned int i = index;
 
+	while (i < index + nr && !READ_ONCE(map[i]))
+		i++;
+	if (i == index + nr)
+		return;
 	spin_lock_irqsave(&gb.lock, flags);
-	for (i = index; i < index + nr; i++)
+	for (; i < index + nr; i++)
 		if (map[i])
 			bdev_map_set(&map[i], U32_MAX);
 	spin_unlock_irqrestore(&gb.lock, flags);
@@ -389,6 +404,8 @@ static void bdev_write_end_io(struct bio *bio)
 	bio_put(bio);
 	if (err) {
 		atomic_long_inc(&bdev_write_errors);
+		WRITE_ONCE(gb.error_at, jiffies);
+		WRITE_ONCE(gb.error, true);
 		pr_err_ratelimited("write error %d, %d bytes stay in memory\n",
 				   err, sio->len);
 		bdev_unmap_sio(sio);
@@ -446,9 +463,26 @@ static void bdev_submit_read(struct swap_io_ctx *ctx)
 	bdev_submit_sio(sio, REQ_OP_READ, bdev_read_end_io);
 }
 
+/*
+ * Asked before every slot the device hands out, so lockless: a write may
+ * still find the device full, and fail as it did before.
+ */
+static bool bdev_may_write(void)
+{
+	u32 seg = READ_ONCE(gb.cur_seg);
+
+	if (READ_ONCE(gb.error) &&
+	    time_before(jiffies, READ_ONCE(gb.error_at) + BDEV_ERROR_BACKOFF))
+		return false;
+	return atomic_long_read(&bdev_segments_used) < gb.nr_segs ||
+	       (seg < gb.nr_segs &&
+		READ_ONCE(gb.cur_next) < (seg + 1) * gb.seg_blocks);
+}
+
 static void bdev_swapon(struct swap_info_struct *sis)
 {
 	gb.sis = sis;
+	gb.error = false;
 }
 
 /*********************************
@@ -702,4 +736,5 @@ const struct ghost_backend ghost_bdev_backend = {
 	.slots_free	= bdev_slots_free,
 	.submit_write	= bdev_submit_write,
 	.submit_read	= bdev_submit_read,
+	.may_write	= bdev_may_write,
 };
