@@ -57,13 +57,16 @@ ghost_zswap_setup() {
 # Module parameters for ghost_setup's insmod (e.g. backing_dev=/dev/vdb); default size, no backend.
 GHOST_MODULE_PARAMS=()
 
+# Options for ghost_setup's swapon, e.g. (-p 10) to rank it above another swap device.
+GHOST_SWAPON_OPTS=()
+
 # ghost_setup: insmod, zswap on, swapon /dev/ghostswap (no mkswap); arm the cleanup.
 ghost_setup() {
 	trap ghost_cleanup EXIT
 	gs_module_load "${GHOST_MODULE_PARAMS[@]}"
 	[ -c "$GS_DEV" ] || gs_fail "$GS_DEV is not a character device after insmod"
 	ghost_zswap_setup
-	swapon "$GS_DEV" || gs_fail "swapon $GS_DEV failed"
+	swapon "${GHOST_SWAPON_OPTS[@]}" "$GS_DEV" || gs_fail "swapon ${GHOST_SWAPON_OPTS[*]} $GS_DEV failed"
 	ghost_is_on || gs_fail "$GS_DEV is not in /proc/swaps after swapon"
 }
 

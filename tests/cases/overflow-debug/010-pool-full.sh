@@ -1,0 +1,1 @@
+../overflow/010-pool-full.sh

@@ -1,0 +1,1 @@
+../overflow/030-memcg-zswap-max.sh

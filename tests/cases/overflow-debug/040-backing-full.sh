@@ -1,0 +1,1 @@
+../overflow/040-backing-full.sh

@@ -1,0 +1,1 @@
+../overflow/050-zswap-disabled.sh

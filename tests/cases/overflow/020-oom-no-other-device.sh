@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# No other swap device and a tiny pool (2 % of RAM): twice RAM of mixed pages cannot fit, and ghostswap,
+# stepping aside, lets reclaim see swap as full, so the OOM killer ends the workload within 3 minutes
+# instead of reclaim unmapping pages only to keep them (the run's splat check covers soft lockups and
+# hung tasks). Afterwards, with room in the pool again, the device swaps and the data verifies.
+. tests/lib/ghost.sh
+. tests/lib/overflow.sh
+GHOST_ZSWAP_POOL_PERCENT=2
+ghost_setup
+mem_kib=$(ghost_mem_kib)
+kills0=$(gs_vmstat oom_kill)
+t0=$SECONDS rc=0
+# shellcheck disable=SC2016  # expanded by the inner bash
+ghost_pressure timeout 600 bash -c 'echo 1000 >/proc/self/oom_score_adj && exec gs-memtest --size "$1" --mix 1:2:1' \
+	_ $((mem_kib * 2))K >/tmp/oom.out 2>&1 || rc=$?
+secs=$((SECONDS - t0)) kills=$(($(gs_vmstat oom_kill) - kills0))
+tail -n 3 /tmp/oom.out
+overflow_report
+gs_log "gs-memtest exit $rc after $secs s, OOM kills +$kills"
+if [ "$rc" -ne 137 ] || [ "$kills" -lt 1 ]; then gs_fail "the workload was not OOM-killed (exit $rc, OOM kills +$kills)"; fi
+[ "$secs" -le 180 ] || gs_fail "the OOM kill took $secs s (want <= 180)"
+[ "$(ghost_stat step_asides)" -gt 0 ] || gs_fail "ghostswap never stepped aside"
+
+echo 20 >/sys/module/zswap/parameters/max_pool_percent
+zswpout0=$(gs_vmstat zswpout)
+gs-memtest --size $((mem_kib / 4))K --mix 0:1:0 --pageout || gs_fail "gs-memtest failed after the OOM kill"
+zswpout=$(($(gs_vmstat zswpout) - zswpout0))
+gs_log "afterwards: zswpout +$zswpout"
+[ "$zswpout" -ge $((mem_kib / 4 / 4 / 2)) ] ||
+	gs_fail "only $zswpout pages went to zswap after the OOM kill (want half of $((mem_kib / 16)))"
