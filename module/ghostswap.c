@@ -21,6 +21,7 @@
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
+#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
@@ -239,16 +240,34 @@ static void ghost_folio_kept(struct swap_info_struct *sis, struct folio *folio)
 	atomic_long_add(folio_nr_pages(folio), &ghost_pages_kept);
 }
 
+/* The swap table's zero flag holds such a folio: it needs no store. */
+static bool ghost_folio_zero_filled(struct folio *folio)
+{
+	unsigned long i;
+	bool zero = true;
+
+	for (i = 0; zero && i < folio_nr_pages(folio); i++) {
+		void *addr = kmap_local_folio(folio, i * PAGE_SIZE);
+
+		zero = !memchr_inv(addr, 0, PAGE_SIZE);
+		kunmap_local(addr);
+	}
+	return zero;
+}
+
 /*
  * The swap allocator asks before it gives @folio a slot: decline while
  * neither zswap nor the backend could store it, so that the folio goes to
  * the next swap device by priority, or stays mapped, instead of being
  * unmapped only to be kept in memory (and faulted back, again and again).
+ * Zero-filled folios are always welcome; a folio still mapped may change
+ * before it is written out, and then be kept as before.
  */
 static bool ghost_may_alloc(struct swap_info_struct *sis, struct folio *folio)
 {
 	bool ok = zswap_may_store(folio) ||
-		  (ghost.backend && ghost.backend->may_write());
+		  (ghost.backend && ghost.backend->may_write()) ||
+		  ghost_folio_zero_filled(folio);
 
 	if (READ_ONCE(ghost_stepping_aside) == ok)
 		WRITE_ONCE(ghost_stepping_aside, !ok);
