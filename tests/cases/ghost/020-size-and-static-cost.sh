@@ -1,30 +1,46 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# size= is honoured at 1000 x RAM, and swapping on such a device costs the kernel (Slab + VmallocUsed +
-# Percpu) at most 64 KiB: its clusters and zswap trees are not allocated up front. On the debug kernel the
-# limit is 256 KiB: there KASAN's redzones and quarantine of freed objects and kmemleak's record of each
-# object inflate Slab (124 KiB seen once, 4-8 KiB on release). Either limit is far below any cost per
-# slot, which at 1000 x RAM would be tens of MiB.
+# size= is honoured at 1000 x RAM and at the largest size a swap header describes (just under 16 TiB of
+# 4 KiB slots): /proc/swaps (so swapon --show) shows the size SwapTotal grew by, beyond 4 TiB too, where
+# a 32-bit page count once wrapped. Swapping on either costs the kernel (Slab + VmallocUsed + Percpu) at
+# most 64 KiB: clusters and zswap trees are not allocated up front. On the debug kernel the limit is
+# 256 KiB: there KASAN's redzones and quarantine of freed objects and kmemleak's record of each object
+# inflate Slab (124 KiB seen once, 4-8 KiB on release). Either limit is far below any cost per slot,
+# which at 1000 x RAM would be tens of MiB.
 . tests/lib/ghost.sh
 trap ghost_cleanup EXIT
 mem_kib=$(ghost_mem_kib)
-gs_module_load size=$((mem_kib * 1000))K
-ghost_zswap_setup
-sync
-echo 3 >/proc/sys/vm/drop_caches
-sleep 1
-before=$(ghost_kernel_meminfo_kib)
-swapon "$GS_DEV" || gs_fail "swapon of a 1000 x RAM $GS_DEV failed"
-sleep 1
-after=$(ghost_kernel_meminfo_kib)
-size_kib=$(ghost_swap_field 3)
-want_kib=$((mem_kib * 1000 / 2048 * 2048 - 4))
-gs_log "size ${size_kib} KiB (RAM ${mem_kib} KiB), expected ${want_kib} KiB"
-[ "$size_kib" -eq "$want_kib" ] || gs_fail "/proc/swaps size $size_kib KiB, wanted $want_kib (1000 x RAM)"
-delta=$((after - before))
-printf 'static cost of swapon, %d x RAM: %d KiB (Slab+VmallocUsed+Percpu %d -> %d KiB)\n' \
-	1000 "$delta" "$before" "$after"
 limit=64
 gs_is_debug && limit=256
-[ "$delta" -le "$limit" ] || gs_fail "swapon of a 1000 x RAM device cost $delta KiB of kernel memory, limit $limit"
-[ "$(ghost_stat clusters)" -eq 1 ] || gs_fail "an idle device has $(ghost_stat clusters) clusters, wanted 1"
+swap_total_kib() { awk '/^SwapTotal:/ { print $2 }' /proc/meminfo; }
+
+# swapon_cost SIZE WANT_KIB LABEL: insmod size=SIZE, swapon; /proc/swaps must show WANT_KIB, as SwapTotal's
+# growth must, and the swapon must cost at most $limit KiB of kernel memory; then swapoff and unload.
+swapon_cost() {
+	local before after total0 size_kib delta
+	gs_module_load size="$1"
+	ghost_zswap_setup
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	before=$(ghost_kernel_meminfo_kib) total0=$(swap_total_kib)
+	swapon "$GS_DEV" || gs_fail "swapon of a $3 $GS_DEV failed"
+	sleep 1
+	after=$(ghost_kernel_meminfo_kib)
+	size_kib=$(ghost_swap_field 3) delta=$(($(swap_total_kib) - total0))
+	gs_log "$3: /proc/swaps size $size_kib KiB, SwapTotal +$delta KiB, expected $2 KiB"
+	[ "$size_kib" -eq "$2" ] || gs_fail "$3: /proc/swaps size $size_kib KiB, wanted $2"
+	[ "$delta" -eq "$2" ] || gs_fail "$3: SwapTotal grew by $delta KiB, wanted $2"
+	printf 'static cost of swapon, %s: %d KiB (Slab+VmallocUsed+Percpu %d -> %d KiB)\n' \
+		"$3" $((after - before)) "$before" "$after"
+	[ $((after - before)) -le "$limit" ] ||
+		gs_fail "swapon of a $3 device cost $((after - before)) KiB of kernel memory, limit $limit"
+	[ "$(ghost_stat clusters)" -eq 1 ] || gs_fail "an idle device has $(ghost_stat clusters) clusters, wanted 1"
+	swapoff "$GS_DEV" || gs_fail "swapoff of the $3 device failed"
+	gs_module_unload
+}
+
+# Sizes are whole 2 MiB clusters; the header's slot is not swap space.
+swapon_cost $((mem_kib * 1000))K $((mem_kib * 1000 / 2048 * 2048 - 4)) "1000 x RAM"
+# The largest: U32_MAX slots rounded down to whole clusters (512 slots), less the header's.
+swapon_cost 16T $(((4294967295 / 512 * 512 - 1) * 4)) "largest (16 TiB)"
