@@ -7,8 +7,8 @@
 # $GS_CACHE/build/<variant>/obj (bzImage, and a KDIR for out-of-tree modules).
 #
 # Cached: nothing is done while the key (kernel version, series and its patches, the variant's fragments,
-# this script) matches the stamp. When only the patch set changed, the source copy is reset and re-patched
-# but the object dir is reused, so make is incremental.
+# this script) matches the stamp. When only the patch set changed, only the source files whose patched
+# content changed are rewritten, and the object dir is reused: make rebuilds what the change touches.
 #
 # Environment: GHOSTSWAP_CACHE (cache root), GHOSTSWAP_SERIES (series file to use instead of
 # hook-patch/series; /dev/null for none), GHOSTSWAP_JOBS (make -j, default nproc).
@@ -64,29 +64,30 @@ gs_msg "kernel $variant: building ($srcver, ${#patches[@]} hook patch(es))"
 log=$GS_LOGS/kernel-$variant
 
 # --- source: pristine copy + patches (skipped when only the config changed)
+# The series is applied to a staging copy of the pristine tree, and only files whose content differs
+# from the source copy are brought over (rsync --checksum without --times: they get a new mtime, the
+# others keep theirs). So a change of the series rebuilds what it changes, not everything that includes
+# a header some patch touches (memcontrol.h is included almost everywhere).
 if [ "$(cat "$base/src.stamp" 2>/dev/null)" != "$srckey" ] || [ ! -f "$src/Makefile" ]; then
 	rm -f "$base/src.stamp"
-	fresh=1
-	[ -d "$src" ] && fresh=0
-	mkdir -p "$src"
-	# --checksum keeps files that are already pristine untouched (mtime too), so make stays incremental.
-	run_step "kernel $variant: reset source copy to pristine" "$log-rsync.log" \
-		rsync -a --delete --checksum --out-format='%i %n' "$pristine/" "$src/"
-	if [ "$fresh" = 0 ]; then
-		# Files rsync restored got the pristine (old) mtime: make them newer than their objects.
-		awk '$1 ~ /^>f/ { sub(/^[^ ]+ /, ""); print }' "$log-rsync.log" | (cd "$src" && xargs -r -d '\n' touch)
-	fi
+	stage=$base/src.staging
+	rm -rf "$stage"
+	run_step "kernel $variant: copy the pristine source to patch it" "$log-stage.log" cp -a "$pristine" "$stage"
 	: >"$log-patch.log"
 	for p in "${patches[@]}"; do
 		pf=${p% *}
 		strip=${p##* }
 		gs_msg "kernel $variant: applying $(basename "$pf")"
-		if ! (cd "$src" && patch "$strip" --forward --batch --no-backup-if-mismatch -i "$pf") \
+		if ! (cd "$stage" && patch "$strip" --forward --batch --no-backup-if-mismatch -i "$pf") \
 			>>"$log-patch.log" 2>&1; then
 			tail -n 20 "$log-patch.log" | sed 's/^/    /' >&2
 			gs_die "kernel $variant: patch $pf does not apply (series $(gs_series_file); log: $log-patch.log)"
 		fi
 	done
+	mkdir -p "$src"
+	run_step "kernel $variant: update the source copy where its content changed" "$log-rsync.log" \
+		rsync -rlpgoD --delete --checksum --out-format='%i %n' "$stage/" "$src/"
+	rm -rf "$stage"
 	printf '%s\n' "$srckey" >"$base/src.stamp"
 fi
 # What run-qemu.sh tells the guest about this kernel (tests check the booted kernel is this build).
