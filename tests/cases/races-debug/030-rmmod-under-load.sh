@@ -1,18 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # rmmod attempted 30 times while writers swap through /dev/ghostswap: each attempt fails cleanly ("in
-# use"), the module and the device stay, and the writers verify all their data. Once swapoff is done,
-# rmmod works at the first attempt.
+# use"), the module and the device stay, and the writers verify all their data. The writers then hold
+# their pages swapped out (--hold) until signalled, so they cannot end before the attempts do, however
+# fast or slow the host. Once swapoff is done, rmmod works at the first attempt.
 . tests/lib/ghost.sh
 ghost_setup
 size_kib=$(($(ghost_mem_kib) / 8))
 pids=()
 for i in 1 2; do
-	gs-memtest --size "${size_kib}K" --mix 1:2:1 --seed "$i" --pageout --passes 1 >"/tmp/r$i.out" 2>&1 &
+	gs-memtest --size "${size_kib}K" --mix 1:2:1 --seed "$i" --pageout --passes 1 --hold 900 \
+		>"/tmp/r$i.out" 2>&1 &
 	pids+=($!)
 done
-# The attempts need the load: swapped pages on the device and both writers running, before and after
-# (a pass of RAM/8 with MADV_PAGEOUT takes far longer than the three seconds of attempts here).
+# The attempts need the load: swapped pages on the device and both writers running, before and after.
 for _ in $(seq 600); do
 	[ "$(ghost_swap_field 4)" -gt 0 ] && break
 	sleep 0.5
@@ -36,6 +37,8 @@ writers_running "during the rmmod attempts"
 gs_log "$refused rmmod attempts refused under load; $(ghost_swap_field 4) KiB swapped"
 ghost_is_on || gs_fail "$GS_DEV is no longer swapped on"
 for i in 1 2; do
+	ghost_wait_ready "/tmp/r$i.out" "${pids[i - 1]}"
+	kill -USR1 "${pids[i - 1]}"
 	wait "${pids[i - 1]}" || { tail -n 3 "/tmp/r$i.out" && gs_fail "writer $i failed"; }
 done
 [ "$(ghost_stat clusters_created)" -gt 0 ] || gs_fail "the writers never used the device"
