@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# No other swap device and a tiny pool (2 % of RAM): twice RAM of mixed pages cannot fit, and ghostswap,
+# No other swap device and a tiny pool (2 % of RAM): twice RAM of pages that are not zero (zero pages
+# always get a slot, and with them reclaim keeps making some progress) cannot fit, and ghostswap,
 # stepping aside, lets reclaim see swap as full, so the OOM killer ends the workload within 3 minutes
 # instead of reclaim unmapping pages only to keep them (the run's splat check covers soft lockups and
 # hung tasks). Afterwards, with room in the pool again, the device swaps and the data verifies.
@@ -12,7 +13,7 @@ mem_kib=$(ghost_mem_kib)
 kills0=$(gs_vmstat oom_kill)
 t0=$SECONDS rc=0
 # shellcheck disable=SC2016  # expanded by the inner bash
-ghost_pressure timeout 600 bash -c 'echo 1000 >/proc/self/oom_score_adj && exec gs-memtest --size "$1" --mix 1:2:1' \
+ghost_pressure timeout 600 bash -c 'echo 1000 >/proc/self/oom_score_adj && exec gs-memtest --size "$1" --mix 0:3:1' \
 	_ $((mem_kib * 2))K >/tmp/oom.out 2>&1 || rc=$?
 secs=$((SECONDS - t0)) kills=$(($(gs_vmstat oom_kill) - kills0))
 tail -n 3 /tmp/oom.out
