@@ -464,19 +464,28 @@ static void bdev_submit_read(struct swap_io_ctx *ctx)
 }
 
 /*
- * Asked before every slot the device hands out, so lockless: a write may
- * still find the device full, and fail as it did before.
+ * Asked before every slot the device hands out, so lockless.  A folio
+ * given a slot is unmapped at once but gets its blocks only when its batch
+ * of writes is submitted, up to SWAP_CLUSTER_MAX folios later, and each
+ * CPU and kswapd may be filling a batch: say no while fewer blocks than
+ * those are left, so that the folios already let in find room.  One that
+ * does not, after all (large folios, many reclaimers), fails its write and
+ * stays in the swap cache, dirty, to be written when a segment is free.
  */
 static bool bdev_may_write(void)
 {
-	u32 seg = READ_ONCE(gb.cur_seg);
+	u64 headroom = SWAP_CLUSTER_MAX * (num_online_cpus() + 1);
+	u32 seg = READ_ONCE(gb.cur_seg), next = READ_ONCE(gb.cur_next);
+	u64 free;
 
 	if (READ_ONCE(gb.error) &&
 	    time_before(jiffies, READ_ONCE(gb.error_at) + BDEV_ERROR_BACKOFF))
 		return false;
-	return atomic_long_read(&bdev_segments_used) < gb.nr_segs ||
-	       (seg < gb.nr_segs &&
-		READ_ONCE(gb.cur_next) < (seg + 1) * gb.seg_blocks);
+	free = (u64)(gb.nr_segs - atomic_long_read(&bdev_segments_used)) *
+	       gb.seg_blocks;
+	if (seg < gb.nr_segs && next < (seg + 1) * gb.seg_blocks)
+		free += (seg + 1) * gb.seg_blocks - next;
+	return free > headroom;
 }
 
 static void bdev_swapon(struct swap_info_struct *sis)
