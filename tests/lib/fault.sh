@@ -9,8 +9,8 @@ FAULT_PERCENT=20
 
 # fault_run TYPE: with /dev/ghostswap swapped on, a workload fills RAM/8 (mixed pages), then, with
 # FAULT_PERCENT % of its TYPE (failslab | fail_page_alloc) allocations failing, pushes its pages out with
-# MADV_PAGEOUT and verifies them, 4 times. Fails the test on a mismatch, on a kill, or if nothing was
-# injected or swapped; logs the injected count.
+# MADV_PAGEOUT and verifies them, 4 times. Fails the test on a mismatch, on a kill, if nothing was
+# swapped, or if fewer failures were injected than the swap traffic implies (see the end); logs the counts.
 fault_run() {
 	local type=$1 dir=/sys/kernel/debug/$1 budget=1000000 out=/tmp/fault.out pid rc=0
 	# The debug kernel is built with fault injection (kernel/config/debug.config): missing there, it is a
@@ -33,8 +33,8 @@ fault_run() {
 		echo 0 >"$dir/min-order"
 	fi
 	echo "$FAULT_PERCENT" >"$dir/probability"
-	local zswpout0 kept0
-	zswpout0=$(gs_vmstat zswpout) kept0=$(ghost_stat pages_kept)
+	local zswpout0 zswpin0 kept0
+	zswpout0=$(gs_vmstat zswpout) zswpin0=$(gs_vmstat zswpin) kept0=$(ghost_stat pages_kept)
 	gs_expect_call_traces_begin # allocation failure reports of what the faults hit
 	gs-memtest --size $(($(ghost_mem_kib) / 8))K --mix 1:2:1 --pageout --passes 4 >"$out" 2>&1 &
 	pid=$!
@@ -43,12 +43,20 @@ fault_run() {
 	wait "$pid" || rc=$?
 	gs_expect_call_traces_end
 	local injected=$((budget - $(cat "$dir/times")))
+	local zswpout=$(($(gs_vmstat zswpout) - zswpout0)) zswpin=$(($(gs_vmstat zswpin) - zswpin0)) want
+	# Each page zswap stores took a slab allocation (its zswap_entry), each page it loads back a page
+	# allocation (the swap-in folio), both in the workload's own context: with FAULT_PERCENT % of them
+	# failing (at least a fifth), a quarter of the stores or loads is what failslab or fail_page_alloc
+	# injects at the least, on average. A tenth of that count, with thousands of pages, cannot be missed
+	# by chance: fewer means the faults did not reach the swap path.
+	if [ "$type" = failslab ]; then want=$((zswpout / 10)); else want=$((zswpin / 10)); fi
+	[ "$want" -ge 1 ] || want=1
 	grep -E 'phase=(pageout|verify)' "$out" | tail -n 2
-	gs_log "$type: $injected allocations failed; zswpout +$(($(gs_vmstat zswpout) - zswpout0))," \
+	gs_log "$type: $injected allocations failed (at least $want wanted); zswpout +$zswpout, zswpin +$zswpin," \
 		"pages kept in RAM +$(($(ghost_stat pages_kept) - kept0)), workload exit $rc"
 	[ "$rc" -eq 0 ] || { tail -n 5 "$out" && gs_fail "the workload failed (exit $rc) under $type"; }
-	[ "$injected" -gt 0 ] || gs_fail "$type injected no failure"
-	[ "$(gs_vmstat zswpout)" -gt "$zswpout0" ] || gs_fail "nothing was swapped out"
+	[ "$zswpout" -gt 0 ] || gs_fail "nothing was swapped out"
+	[ "$injected" -ge "$want" ] || gs_fail "$type injected $injected failures, fewer than $want"
 }
 
 # fault_off DIR: stop injecting (the probability first, for the same reason).
