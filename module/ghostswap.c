@@ -524,9 +524,9 @@ static struct attribute *ghost_stats_attrs[] = {
 	NULL,
 };
 
-static const struct attribute_group ghost_stats_group = {
+/* .attrs: the core's and every backend's, set up by ghost_stats_init() */
+static struct attribute_group ghost_stats_group = {
 	.name	= "stats",
-	.attrs	= ghost_stats_attrs,
 };
 __ATTRIBUTE_GROUPS(ghost_stats);
 
@@ -568,32 +568,50 @@ static void ghost_size_init(void)
 	ghost.nr_slots = slots;
 }
 
-static void ghost_backends_exit(unsigned int nr)
+/*
+ * stats/ shows the core's attributes and every backend's, all created with
+ * the device, so that nothing can fail once /dev/ghostswap is there.
+ */
+static int ghost_stats_init(void)
 {
-	struct kobject *kobj = &ghost_misc.this_device->kobj;
+	size_t n = ARRAY_SIZE(ghost_stats_attrs), i, k;
+	struct attribute **attrs;
 
-	while (nr--) {
-		ghost_backends[nr]->exit();
-		sysfs_unmerge_group(kobj, ghost_backends[nr]->stats);
-	}
+	for (i = 0; i < ARRAY_SIZE(ghost_backends); i++)
+		for (k = 0; ghost_backends[i]->stats[k]; k++)
+			n++;
+	attrs = kcalloc(n, sizeof(*attrs), GFP_KERNEL);
+	if (!attrs)
+		return -ENOMEM;
+	n = 0;
+	for (k = 0; ghost_stats_attrs[k]; k++)
+		attrs[n++] = ghost_stats_attrs[k];
+	for (i = 0; i < ARRAY_SIZE(ghost_backends); i++)
+		for (k = 0; ghost_backends[i]->stats[k]; k++)
+			attrs[n++] = ghost_backends[i]->stats[k];
+	ghost_stats_group.attrs = attrs;
+	return 0;
 }
 
-/* After the device is registered: a backend may attach at once. */
+static void ghost_backends_exit(unsigned int nr)
+{
+	while (nr--)
+		ghost_backends[nr]->exit();
+}
+
+/*
+ * Before the device is registered: a swapon can only come once every
+ * backend is ready, and none is torn down under it if a later step fails.
+ */
 static int ghost_backends_init(void)
 {
-	struct kobject *kobj = &ghost_misc.this_device->kobj;
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(ghost_backends); i++) {
-		ret = sysfs_merge_group(kobj, ghost_backends[i]->stats);
+		ret = ghost_backends[i]->init();
 		if (ret)
 			goto unwind;
-		ret = ghost_backends[i]->init();
-		if (ret) {
-			sysfs_unmerge_group(kobj, ghost_backends[i]->stats);
-			goto unwind;
-		}
 	}
 	return 0;
 
@@ -625,18 +643,23 @@ static int __init ghost_init(void)
 	ghost.inode->i_mapping->a_ops = &ghost_aops;
 	i_size_write(ghost.inode, (loff_t)ghost.nr_slots << PAGE_SHIFT);
 
-	ret = misc_register(&ghost_misc);
+	ret = ghost_stats_init();
 	if (ret)
 		goto put_inode;
 	ret = ghost_backends_init();
 	if (ret)
-		goto deregister;
+		goto free_stats;
+	ret = misc_register(&ghost_misc);
+	if (ret)
+		goto backends_exit;
 	pr_info("/dev/ghostswap ready: %lu MiB\n",
 		ghost.nr_slots >> (20 - PAGE_SHIFT));
 	return 0;
 
-deregister:
-	misc_deregister(&ghost_misc);
+backends_exit:
+	ghost_backends_exit(ARRAY_SIZE(ghost_backends));
+free_stats:
+	kfree(ghost_stats_group.attrs);
 put_inode:
 	iput(ghost.inode);
 unmount:
@@ -648,8 +671,9 @@ free_header:
 
 static void __exit ghost_exit(void)
 {
-	ghost_backends_exit(ARRAY_SIZE(ghost_backends));
 	misc_deregister(&ghost_misc);
+	ghost_backends_exit(ARRAY_SIZE(ghost_backends));
+	kfree(ghost_stats_group.attrs);
 	iput(ghost.inode);
 	kern_unmount(ghost.mnt);
 	kfree(ghost.header);

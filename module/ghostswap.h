@@ -28,9 +28,10 @@
 /**
  * struct ghost_backend - a lower tier behind the ghost device
  * @name: shown in the log when attached
- * @init: called at module load, after the core is ready; may attach
- * @exit: called at module unload, detaches
- * @stats: attributes added to the core's stats/ directory
+ * @init: called at module load, before /dev/ghostswap is registered; may
+ *	attach
+ * @exit: called at module unload, after /dev/ghostswap is gone; detaches
+ * @stats: NULL-terminated attributes shown in the core's stats/ directory
  * @cluster_bytes: size of the per-cluster data @cluster_alloc returns
  * @swapon: the device is being swapped on with this backend
  * @cluster_alloc: per-cluster data (the slot map), as swap_ops->cluster_alloc
@@ -48,7 +49,7 @@ struct ghost_backend {
 	const char *name;
 	int (*init)(void);
 	void (*exit)(void);
-	const struct attribute_group *stats;
+	struct attribute *const *stats;
 	size_t cluster_bytes;
 
 	void (*swapon)(struct swap_info_struct *sis);

@@ -702,11 +702,6 @@ static struct attribute *bdev_stats_attrs[] = {
 	NULL,
 };
 
-static const struct attribute_group bdev_stats_group = {
-	.name	= "stats",
-	.attrs	= bdev_stats_attrs,
-};
-
 /*********************************
  * init/exit
  *********************************/
@@ -737,7 +732,7 @@ const struct ghost_backend ghost_bdev_backend = {
 	.name		= "block device",
 	.init		= ghost_bdev_init,
 	.exit		= ghost_bdev_exit,
-	.stats		= &bdev_stats_group,
+	.stats		= bdev_stats_attrs,
 	.cluster_bytes	= GHOST_CLUSTER_SLOTS * sizeof(u32),
 	.swapon		= bdev_swapon,
 	.cluster_alloc	= bdev_cluster_alloc,
