@@ -524,18 +524,15 @@ static void bdev_detach(void)
 	atomic_long_set(&bdev_segments_used, 0);
 }
 
-static int bdev_open(const char *path)
+static struct file *bdev_open(const char *path)
 {
 	struct file *file;
 	int ret;
 
 	file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE,
 				      &gb, NULL);
-	if (!IS_ERR(file)) {
-		gb.file = file;
-		gb.bdev = file_bdev(file);
-		return 0;
-	}
+	if (!IS_ERR(file))
+		return file;
 	ret = PTR_ERR(file);
 	switch (ret) {
 	case -ENOENT:
@@ -552,35 +549,53 @@ static int bdev_open(const char *path)
 	default:
 		pr_err("cannot open %s: error %d\n", path, ret);
 	}
-	return ret;
+	return ERR_PTR(ret);
 }
 
+/*
+ * Open @path and set up its allocator before detaching from the device in
+ * use, if any: a change to a device that cannot be used keeps the old one.
+ * Opening the attached device again is fine, as the holder is the same.
+ */
 static int bdev_attach(const char *path)
 {
 	u64 blocks, erase_blocks = bdev_erase_block >> PAGE_SHIFT;
+	unsigned long *seg_free = NULL, *seg_trim = NULL;
+	u32 *seg_live = NULL, nr_segs;
+	struct block_device *bdev;
+	struct file *file;
 	int ret;
 
 	lockdep_assert_held(&ghost_config_mutex);
-	ret = bdev_open(path);
-	if (ret)
-		return ret;
-	blocks = min_t(u64, bdev_nr_bytes(gb.bdev) >> PAGE_SHIFT, BDEV_MAX_BLOCKS);
+	file = bdev_open(path);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	bdev = file_bdev(file);
+	blocks = min_t(u64, bdev_nr_bytes(bdev) >> PAGE_SHIFT, BDEV_MAX_BLOCKS);
 	if (blocks < erase_blocks) {
 		pr_err("%s has %llu bytes, less than one segment (erase_block=%llu)\n",
-		       path, bdev_nr_bytes(gb.bdev), bdev_erase_block);
+		       path, bdev_nr_bytes(bdev), bdev_erase_block);
 		ret = -ENOSPC;
 		goto release;
 	}
-	gb.seg_blocks = erase_blocks;
-	gb.nr_segs = div_u64(blocks, erase_blocks);
-	gb.discard = bdev_max_discard_sectors(gb.bdev);
-	gb.seg_live = kvcalloc(gb.nr_segs, sizeof(*gb.seg_live), GFP_KERNEL);
-	gb.seg_free = bitmap_zalloc(gb.nr_segs, GFP_KERNEL);
-	gb.seg_trim = bitmap_zalloc(gb.nr_segs, GFP_KERNEL);
-	if (!gb.seg_live || !gb.seg_free || !gb.seg_trim) {
+	nr_segs = div_u64(blocks, erase_blocks);
+	seg_live = kvcalloc(nr_segs, sizeof(*seg_live), GFP_KERNEL);
+	seg_free = bitmap_zalloc(nr_segs, GFP_KERNEL);
+	seg_trim = bitmap_zalloc(nr_segs, GFP_KERNEL);
+	if (!seg_live || !seg_free || !seg_trim) {
 		ret = -ENOMEM;
 		goto release;
 	}
+
+	bdev_detach();
+	gb.file = file;
+	gb.bdev = bdev;
+	gb.seg_blocks = erase_blocks;
+	gb.nr_segs = nr_segs;
+	gb.discard = bdev_max_discard_sectors(bdev);
+	gb.seg_live = seg_live;
+	gb.seg_free = seg_free;
+	gb.seg_trim = seg_trim;
 	bitmap_fill(gb.seg_free, gb.nr_segs);
 	gb.cur_seg = gb.nr_segs;
 	gb.last_end = 0;
@@ -591,7 +606,10 @@ static int bdev_attach(const char *path)
 	return 0;
 
 release:
-	bdev_release();
+	kvfree(seg_live);
+	bitmap_free(seg_free);
+	bitmap_free(seg_trim);
+	bdev_fput(file);
 	return ret;
 }
 
@@ -600,8 +618,9 @@ release:
  *********************************/
 /*
  * At load time only remember the path: ghost_bdev_init() attaches once the
- * core is ready, so that a failed load leaves nothing open.  Later, detach
- * from the old device and attach to the new one, unless swapped on.
+ * core is ready, so that a failed load leaves nothing open.  Later, unless
+ * swapped on, switch to the new device, or detach for "none"; a new device
+ * that cannot be used leaves the old one attached.
  */
 static int bdev_path_set(const char *val, const struct kernel_param *kp)
 {
@@ -624,11 +643,13 @@ static int bdev_path_set(const char *val, const struct kernel_param *kp)
 			ret = -EBUSY;
 			goto unlock;
 		}
-		bdev_detach();
 		if (path[0])
 			ret = bdev_attach(path);
+		else
+			bdev_detach();
 	}
-	strscpy(bdev_path, ret ? "" : path);
+	if (!ret)
+		strscpy(bdev_path, path);
 unlock:
 	mutex_unlock(&ghost_config_mutex);
 	return ret;

@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 # backing_dev= and erase_block= refuse what they cannot use, saying why: nothing at the path, a char
 # device, the mounted root disk, a disk smaller than one segment, bad sizes. The backing device is held
-# exclusively while attached, and cannot be changed while /dev/ghostswap is swapped on.
+# exclusively while attached, and cannot be changed while /dev/ghostswap is swapped on; a change to a
+# device it cannot use keeps the attached one.
 . tests/lib/backend.sh
 
 # refused MESSAGE PARAM=VALUE...: insmod with these parameters must fail and log MESSAGE.
@@ -40,6 +41,25 @@ if rmmod ghostswap 2>/dev/null; then
 	gs_fail "rmmod succeeded while swapped on"
 fi
 
+swapoff "$GS_DEV" || gs_fail "swapoff failed"
+# A device that cannot be used leaves the attached one in place; the attached one can be given again.
+segments=$(ghost_stat backend_segments)
+for bad in /dev/nonexistent "$GS_TINY_DISK"; do
+	if echo "$bad" 2>/dev/null >"$GS_PARAMS/backing_dev"; then
+		gs_fail "backing_dev accepted $bad"
+	fi
+	[ "$(cat "$GS_PARAMS/backing_dev")" = "$GS_BACKING" ] ||
+		gs_fail "after refusing $bad, parameters/backing_dev shows '$(cat "$GS_PARAMS/backing_dev")'"
+	[ "$(ghost_stat backend_segments)" -eq "$segments" ] ||
+		gs_fail "refusing $bad detached $GS_BACKING (backend_segments $(ghost_stat backend_segments))"
+done
+echo "$GS_BACKING" >"$GS_PARAMS/backing_dev" || gs_fail "giving the attached $GS_BACKING again failed"
+swapon "$GS_DEV" || gs_fail "swapon after the refused changes failed"
+gs_zswap_disable
+written0=$(ghost_stat backend_bytes_written)
+gs-memtest --size 32M --mix 0:0:1 --pageout >/tmp/pageout.out 2>&1 ||
+	gs_fail "gs-memtest --pageout failed after the refused changes: $(tail -n 2 /tmp/pageout.out)"
+[ "$(ghost_stat backend_bytes_written)" -gt "$written0" ] || gs_fail "nothing reached $GS_BACKING after the refused changes"
 swapoff "$GS_DEV" || gs_fail "swapoff failed"
 echo none >"$GS_PARAMS/backing_dev" || gs_fail "detaching the backing device failed"
 [ -z "$(cat "$GS_PARAMS/backing_dev")" ] || gs_fail "parameters/backing_dev not empty after detaching"
