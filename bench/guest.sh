@@ -3,11 +3,15 @@
 # The benchmark's guest side, run by bench/run.sh through run-qemu.sh (cwd /gs): bench/guest.sh REP
 #
 # For each configuration -- ghost (ghostswap + zswap), ghost-bdev (ghostswap + zswap + backing disk),
-# zram (lz4), zswap-swap (zswap + swap partition), swap (swap partition alone) -- runs the same
-# workloads, then measures the static cost of swapping on devices of 1, 8, 64 and 1000 x RAM.
-# One CSV row per configuration x workload goes to /gs/logs/bench/results-REP.csv (copied to the host).
-# Disks: /dev/vdb swap partition, /dev/vdc ghostswap's backing disk, /dev/vdd large sparse disk for the
-# static cost of swap partitions. Compressor lz4 everywhere; zswap pool max_pool_percent=60.
+# ghost-overflow (ghostswap + zswap at priority 10 above the swap partition at priority 5, zswap's
+# default pool of 20 %), zram (lz4), zswap-swap (zswap + swap partition), swap (swap partition alone) --
+# runs the same workloads, then measures the static cost of swapping on devices of 1, 8, 64 and 1000 x
+# RAM. The configurations run in a rotated order, starting one further on in each repetition, so that
+# none is always the first after boot. One CSV row per configuration x workload goes to
+# /gs/logs/bench/results-REP.csv (copied to the host), with zswap's and ghostswap's counters over that
+# workload. Disks: /dev/vdb swap partition, /dev/vdc ghostswap's backing disk, /dev/vdd large sparse
+# disk for the static cost of swap partitions. Compressor lz4 everywhere; zswap pool max_pool_percent=60
+# except in ghost-overflow.
 set -euo pipefail
 # shellcheck source=../tests/lib/guest.sh
 . tests/lib/guest.sh
@@ -19,7 +23,13 @@ BACKING_DISK=/dev/vdc
 BIG_DISK=/dev/vdd
 ZRAM=/dev/zram0
 GS_STATS=/sys/class/misc/ghostswap/stats
-CONFIGS=(ghost ghost-bdev zram zswap-swap swap)
+CONFIGS=(ghost ghost-bdev ghost-overflow zram zswap-swap swap)
+WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 pageout swapoff)
+# BENCH_CONFIGS, BENCH_WORKLOADS: subsets to run (bench/run.sh); swapoff includes metadata-per-slot.
+[ -z "${BENCH_CONFIGS:-}" ] || read -ra CONFIGS <<<"$BENCH_CONFIGS"
+[ -z "${BENCH_WORKLOADS:-}" ] || read -ra WORKLOADS <<<"$BENCH_WORKLOADS"
+# Counters recorded per workload (deltas): zswap's (debugfs) and ghostswap's (its stats directory).
+COUNTERS=(pool_limit_hit reject_reclaim_fail written_back_pages pages_kept step_asides)
 STATIC_MULTIPLES=(1 8 64 1000)
 MIX=4:3:1 # zero : compressible (~3:1 with lz4) : incompressible pages
 WORKLOAD_TIMEOUT=${BENCH_WORKLOAD_TIMEOUT:-300}
@@ -27,14 +37,36 @@ mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 cg=/sys/fs/cgroup/gs-bench
 
 mkdir -p "${out%/*}"
-echo rep,config,workload,status,size_mib,elapsed_s,write_mibps,read_mibps,sys_s,swapout_pages,swapin_pages,value,unit >"$out"
+echo "rep,config,workload,status,size_mib,elapsed_s,write_mibps,read_mibps,sys_s,swapout_pages,swapin_pages,value,unit,$(
+	IFS=,
+	echo "${COUNTERS[*]}"
+)" >"$out"
 # The driver must survive the OOM kills that some configurations provoke; workloads run at score 0.
 echo -1000 >/proc/self/oom_score_adj
 
+# row FIELDS...: a CSV row, with the counters' change since the last counters_mark.
 row() {
-	local IFS=,
-	echo "$rep,$*" >>"$out"
-	printf 'bench: %s\n' "$*"
+	local IFS=, c deltas=()
+	for c in "${COUNTERS[@]}"; do
+		deltas+=("$(($(counter "$c") - ${mark[$c]:-0}))")
+	done
+	echo "$rep,$*,${deltas[*]}" >>"$out"
+	printf 'bench: %s %s\n' "$*" "${deltas[*]}"
+}
+# counter NAME: a zswap or ghostswap counter, 0 where there is none (ghostswap not loaded).
+counter() {
+	local f
+	for f in "/sys/kernel/debug/zswap/$1" "$GS_STATS/$1"; do
+		[ -r "$f" ] && { cat "$f"; return; }
+	done
+	echo 0
+}
+declare -A mark
+counters_mark() {
+	local c
+	for c in "${COUNTERS[@]}"; do
+		mark[$c]=$(counter "$c")
+	done
 }
 now() { date +%s.%N; }
 secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
@@ -60,7 +92,7 @@ zswap_on() {
 # code is a fixed cost -- on x86 module text comes from a 2 MiB execmem cache -- not the device's).
 config_load() {
 	case $1 in
-	ghost) insmod "$GS_MODULE" size="$2K" ;;
+	ghost | ghost-overflow) insmod "$GS_MODULE" size="$2K" ;;
 	ghost-bdev) insmod "$GS_MODULE" size="$2K" backing_dev=$BACKING_DISK ;;
 	esac
 }
@@ -70,6 +102,10 @@ config_load() {
 config_on() {
 	case $1 in
 	ghost | ghost-bdev) zswap_on && swapon "$GS_DEV" ;;
+	ghost-overflow)
+		zswap_on && echo 20 >/sys/module/zswap/parameters/max_pool_percent &&
+			swapon -p 10 "$GS_DEV" && mkswap -q -f "$3" "$2" >/dev/null && swapon -p 5 "$3"
+		;;
 	zram)
 		gs_zswap_disable
 		echo lz4 >/sys/block/zram0/comp_algorithm &&
@@ -93,15 +129,20 @@ config_down() {
 # memtest CONFIG WORKLOAD SIZE_KIB MIN_PAGES CMD...: run a gs-memtest command line and record its
 # throughput; the run is invalid unless at least MIN_PAGES pages went to swap (pswpout + zswpout).
 memtest() {
-	local config=$1 workload=$2 size_kib=$3 min=$4 o=/tmp/bench.out so0 si0 t0 rc=0 status=ok elapsed so si
+	local config=$1 workload=$2 size_kib=$3 min=$4 o=/tmp/bench.out so0 si0 oom0 t0 rc=0 status=ok elapsed so si
 	shift 4
-	so0=$(swapouts) si0=$(swapins) t0=$(now)
+	counters_mark
+	so0=$(swapouts) si0=$(swapins) oom0=$(gs_vmstat oom_kill) t0=$(now)
 	gs_expect_call_traces_begin # allocation stalls and OOM reports are results here, not splats
-	timeout -s KILL "$WORKLOAD_TIMEOUT" bash -c 'echo 0 >/proc/self/oom_score_adj && exec "$@"' _ "$@" \
+	timeout -k 10 "$WORKLOAD_TIMEOUT" bash -c 'echo 0 >/proc/self/oom_score_adj && exec "$@"' _ "$@" \
 		>"$o" 2>&1 || rc=$?
 	gs_expect_call_traces_end
 	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0))
-	if [ "$rc" -ne 0 ]; then
+	if [ "$rc" -eq 124 ]; then
+		status=timeout
+	elif [ "$rc" -ne 0 ] && [ "$(gs_vmstat oom_kill)" -gt "$oom0" ]; then
+		status=oom-killed
+	elif [ "$rc" -ne 0 ]; then
 		status=failed:$rc
 	elif [ "$so" -lt "$min" ]; then
 		status=invalid # swapping did not really happen
@@ -112,6 +153,7 @@ memtest() {
 # pageout CONFIG: MADV_PAGEOUT of RAM/2 and fault-back; write = pageout MiB/s, read = fault-back MiB/s.
 pageout() {
 	local size_kib=$((mem_kib / 2)) o=/tmp/bench.out so0 si0 t0 rc=0 status=ok secs
+	counters_mark
 	so0=$(swapouts) si0=$(swapins) t0=$(now)
 	gs-memtest --size "${size_kib}K" --mix $MIX --pageout >"$o" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || status=failed:$rc
@@ -124,6 +166,7 @@ pageout() {
 # all back. Leaves the configuration swapped off.
 hold_and_swapoff() {
 	local size_kib=$((mem_kib / 2)) o=/tmp/hold.out k0 k1 used_kib holder t0 rc=0 status=ok
+	counters_mark
 	quiesce
 	k0=$(kernel_kib)
 	gs-memtest --size "${size_kib}K" --mix $MIX --pageout --hold 600 >"$o" 2>&1 &
@@ -161,6 +204,7 @@ memcg_run() {
 # --- static cost: kernel memory that swapping on an empty device of N x RAM costs
 static_cost() {
 	local config=$1 mult=$2 size_kib k0 k1 status=ok value=
+	counters_mark
 	size_kib=$((mem_kib * mult))
 	config_load "$config" "$size_kib" || status=refused
 	quiesce
@@ -181,7 +225,12 @@ static_cost() {
 
 grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory >/sys/fs/cgroup/cgroup.subtree_control
 size_kib=$((mem_kib * 8))
-for config in "${CONFIGS[@]}"; do
+n=${#CONFIGS[@]}
+config_order=()
+for i in $(seq 0 $((n - 1))); do
+	config_order+=("${CONFIGS[$(((rep - 1 + i) % n))]}")
+done
+for config in "${config_order[@]}"; do
 	printf 'bench: === %s\n' "$config"
 	config_up "$config" "$size_kib" "$SWAP_DISK" >/dev/null || {
 		row "$config,setup,failed,$((size_kib / 1024)),,,,,,,,"
@@ -189,28 +238,29 @@ for config in "${CONFIGS[@]}"; do
 		continue
 	}
 	# Expect at least a quarter of the pages beyond RAM (half of them are zero pages) to be swapped.
-	for mult in 2 4; do
-		for order in seq rand; do
+	for workload in "${WORKLOADS[@]}"; do
+		case $workload in
+		seq-[0-9]x | rand-[0-9]x)
+			mult=${workload#*-} mult=${mult%x}
 			args=(--size "$((mem_kib * mult))K" --mix "$MIX")
-			[ $order = seq ] || args+=(--random)
-			memtest "$config" "$order-${mult}x" $((mem_kib * mult)) $((mem_kib * (mult - 1) / 16)) \
+			[ "${workload%-*}" = seq ] || args+=(--random)
+			memtest "$config" "$workload" $((mem_kib * mult)) $((mem_kib * (mult - 1) / 16)) \
 				gs-memtest "${args[@]}"
-		done
+			;;
+		memcg-ram/4) memcg_run "$config" ;;
+		pageout) pageout "$config" ;;
+		swapoff) hold_and_swapoff "$config" ;;
+		none) ;;
+		*) echo "bench: unknown workload $workload" >&2 && exit 2 ;;
+		esac
 	done
-	memcg_run "$config"
-	pageout "$config"
-	hold_and_swapoff "$config"
-	# For the analysis: why zswap refused pages or wrote them back, per configuration.
-	printf 'bench: %s zswap:' "$config"
-	for f in /sys/kernel/debug/zswap/{pool_limit_hit,reject_*,written_back_pages} "$GS_STATS"/pages_kept; do
-		[ -r "$f" ] && printf ' %s=%s' "${f##*/}" "$(cat "$f")"
-	done
-	echo
 	config_down
 done
+# ghost-overflow's static cost is ghost's plus the partition's: not measured again.
+[ "${BENCH_STATIC:-1}" = 1 ] || STATIC_MULTIPLES=()
 for mult in "${STATIC_MULTIPLES[@]}"; do
-	for config in "${CONFIGS[@]}"; do
-		static_cost "$config" "$mult"
+	for config in "${config_order[@]}"; do
+		[ "$config" = ghost-overflow ] || static_cost "$config" "$mult"
 	done
 done
 echo "bench: done"

@@ -13,16 +13,20 @@ import statistics
 import subprocess
 import sys
 
-CONFIGS = ["ghost", "ghost-bdev", "zram", "zswap-swap", "swap"]
+CONFIGS = ["ghost", "ghost-bdev", "ghost-overflow", "zram", "zswap-swap", "swap"]
 LABELS = {
     "ghost": "ghostswap (zswap)",
     "ghost-bdev": "ghostswap + backing disk",
+    "ghost-overflow": "ghostswap above swap partition (pool 20 %)",
     "zram": "zram (lz4)",
     "zswap-swap": "zswap + swap partition",
     "swap": "swap partition",
 }
 THROUGHPUT = ["seq-2x", "rand-2x", "seq-4x", "rand-4x", "memcg-ram/4", "pageout"]
 MULTIPLES = [1, 8, 64, 1000]
+# Per-workload counter deltas (bench/guest.sh COUNTERS), with the short names of the counters table.
+COUNTERS = [("pool_limit_hit", "limit"), ("reject_reclaim_fail", "rrf"), ("written_back_pages", "wb"),
+            ("pages_kept", "kept"), ("step_asides", "asides")]
 
 
 def num(text):
@@ -44,6 +48,11 @@ class Results:
     def values(self, config, workload, field):
         return [v for v in (num(r[field]) for r in self.runs(config, workload) if r["status"] == "ok")
                 if v is not None]
+
+    def median_any(self, config, workload, field):
+        """median over every run, failed ones included (counters explain failures)"""
+        vals = [v for v in (num(r.get(field)) for r in self.runs(config, workload)) if v is not None]
+        return statistics.median(vals) if vals else None
 
     def median(self, config, workload, field):
         vals = self.values(config, workload, field)
@@ -70,10 +79,10 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
-def geomean_ratio(res, config, peer):
+def geomean_ratio(res, config, peer, workloads=THROUGHPUT):
     """Geometric mean over throughput workloads (write and read) where both completed."""
     logs = []
-    for w in THROUGHPUT:
+    for w in workloads:
         for field in ("write_mibps", "read_mibps"):
             r = ratio(res.median(config, w, field), res.median(peer, w, field))
             if r:
@@ -102,6 +111,11 @@ def summary(res, out):
     g_zswap, n2 = geomean_ratio(res, "ghost", "zswap-swap")
     b_zram, n3 = geomean_ratio(res, "ghost-bdev", "zram")
     b_zswap, n4 = geomean_ratio(res, "ghost-bdev", "zswap-swap")
+    o_zswap, n5 = geomean_ratio(res, "ghost-overflow", "zswap-swap")
+    big = ["seq-4x", "rand-4x"]
+    o_big, n6 = geomean_ratio(res, "ghost-overflow", "zswap-swap", big)
+    o_done = sum(1 for w in big for r in res.runs("ghost-overflow", w) if r["status"] == "ok")
+    o_all = sum(len(res.runs("ghost-overflow", w)) for w in big)
     s_ghost = res.median("ghost", "static-1000x", "value")
     s_swap = res.median("swap", "static-1000x", "value")
     s_zram = res.median("zram", "static-1000x", "value")
@@ -112,6 +126,9 @@ def summary(res, out):
         f"**{fmt_ratio(g_zswap)}** (geometric mean of {n1} and {n2} median MiB/s ratios)",
         f"- throughput ghost+backing disk/zram: **{fmt_ratio(b_zram)}**; ghost+backing disk/zswap+swap "
         f"partition: **{fmt_ratio(b_zswap)}** ({n3} and {n4} ratios)",
+        f"- throughput ghost above swap partition/zswap+swap partition: **{fmt_ratio(o_zswap)}** ({n5} "
+        f"ratios); on the 4 x RAM workloads: **{fmt_ratio(o_big)}** ({n6} ratios), completed "
+        f"{o_done}/{o_all} runs",
         f"- static cost at 1000 x RAM: ghost {static_text(res, 'ghost', 1000)}, zram "
         f"{static_text(res, 'zram', 1000)}, swap partition {static_text(res, 'swap', 1000)}; "
         f"ghost/swap partition: **{fmt_ratio(ratio(s_ghost, s_swap))}**, ghost/zram: "
@@ -151,6 +168,20 @@ def summary(res, out):
               "| swapoff of RAM/2 swapped out, s | "
               + " | ".join(res.cell(c, "swapoff", "value", "{:.2f}") for c in CONFIGS) + " |",
               ""]
+    lines += ["## zswap and ghostswap counters over each workload, median", "",
+              "limit: zswap `pool_limit_hit`, rrf: `reject_reclaim_fail`, wb: `written_back_pages`, "
+              "kept: ghostswap `pages_kept`, asides: `step_asides`.", "",
+              "| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
+              "|---" * (len(CONFIGS) + 1) + "|"]
+    for w in THROUGHPUT:
+        cells = []
+        for c in CONFIGS:
+            meds = [res.median_any(c, w, name) for name, _ in COUNTERS]
+            cells.append("-" if all(m is None for m in meds) else
+                         " ".join(f"{short} {m:.0f}" for (_, short), m in zip(COUNTERS, meds)
+                                  if m is not None and m > 0) or "0")
+        lines.append(f"| {w} | " + " | ".join(cells) + " |")
+    lines.append("")
     failed = [r for r in res.rows if r["status"] not in ("ok", "refused")]
     if failed:
         lines += ["## Runs that failed or did not swap (excluded above)", ""]

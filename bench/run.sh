@@ -3,11 +3,14 @@
 # make bench: ghostswap against zram and zswap + swap partition, side by side in the same guest boot.
 #
 # Builds what is missing (release kernel, module, test programs, rootfs; installs gnuplot), then boots the
-# release guest once per repetition and runs bench/guest.sh in it: five configurations, the same
-# workloads, the static cost of devices of 1 to 1000 x RAM. Writes to $BENCH_OUT (default bench-results/):
-# results.csv (raw rows), summary.md (medians, spread, ratios vs zram), throughput.png, static-cost.png.
+# release guest once per repetition and runs bench/guest.sh in it: six configurations, in an order rotated
+# per repetition, the same workloads, the static cost of devices of 1 to 1000 x RAM. Writes to $BENCH_OUT
+# (default bench-results/): results.csv (raw rows), summary.md (medians, spread, ratios vs zram),
+# throughput.png, static-cost.png.
 # TCG makes absolute times meaningless: compare configurations within the results, never across machines.
-# Environment: BENCH_REPS (3), BENCH_MEM (guest MiB, 256), BENCH_OUT, BENCH_WORKLOAD_TIMEOUT (s, 300).
+# Environment: BENCH_REPS (5), BENCH_MEM (guest MiB, 256), BENCH_OUT, BENCH_WORKLOAD_TIMEOUT (s, 300),
+# BENCH_CONFIGS and BENCH_WORKLOADS (space-separated subsets, default all; BENCH_WORKLOADS=none skips all
+# but the static cost, BENCH_STATIC=0 skips that).
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -19,7 +22,7 @@ case ${1:-} in
 	;;
 esac
 
-reps=${BENCH_REPS:-3}
+reps=${BENCH_REPS:-5}
 mem=${BENCH_MEM:-256}
 out=${BENCH_OUT:-$GS_TOP/bench-results}
 for n in "$reps" "$mem"; do
@@ -45,7 +48,9 @@ for rep in $(seq "$reps"); do
 	# of swap partitions up to 1000 x RAM.
 	"$GS_TOP/run-qemu.sh" --kernel release \
 		--mem "$mem" --cpus 2 --disk $((mem * 8)) --disk $((mem * 8)) --disk $((mem * 1000 + 16)) \
-		--timeout 7200 -- env BENCH_WORKLOAD_TIMEOUT="${BENCH_WORKLOAD_TIMEOUT:-300}" bench/guest.sh "$rep" \
+		--timeout 7200 -- env BENCH_WORKLOAD_TIMEOUT="${BENCH_WORKLOAD_TIMEOUT:-300}" \
+		BENCH_CONFIGS="${BENCH_CONFIGS:-}" BENCH_WORKLOADS="${BENCH_WORKLOADS:-}" \
+		BENCH_STATIC="${BENCH_STATIC:-1}" bench/guest.sh "$rep" \
 		>"$log" 2>&1 || rc=$?
 	run=$(sed -n 's/.*run folder: //p' "$log" | tail -n 1)
 	if [ -n "$run" ] && [ -f "$run/logs/bench/results-$rep.csv" ]; then
