@@ -199,6 +199,7 @@ def plots(res, out):
             vals = [res.median(c, w, "write_mibps") for c in CONFIGS]
             f.write(w + " " + " ".join("0" if v is None else f"{v:.2f}" for v in vals) + "\n")
     sdat = os.path.join(out, "static-cost.dat")
+    static = any(res.median(c, f"static-{m}x", "value") is not None for c in CONFIGS for m in MULTIPLES)
     with open(sdat, "w") as f:
         for c in CONFIGS:
             f.write(f'"{LABELS[c]}"\n')
@@ -219,6 +220,9 @@ set key outside right top
 set ylabel 'MiB/s'
 set yrange [0:*]
 plot for [i=2:{len(CONFIGS) + 1}] '{tdat}' using i:xtic(1) title columnheader(i)
+"""
+    if static:  # none with BENCH_STATIC=0
+        script += f"""
 set output '{out}/static-cost.png'
 set title 'Static cost of swapon: kernel memory vs device size'
 set style data linespoints

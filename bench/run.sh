@@ -45,8 +45,8 @@ for rep in $(seq "$reps"); do
 	gs_msg "bench repetition $rep/$reps: booting a $mem MiB guest (log: $log)"
 	rc=0
 	# Disks: swap partition (8 x RAM), ghostswap backing disk (8 x RAM), a sparse one for the static cost
-	# of swap partitions up to 1000 x RAM.
-	"$GS_TOP/run-qemu.sh" --kernel release \
+	# of swap partitions up to 1000 x RAM. Every boot runs what was built above, not a later change.
+	GHOSTSWAP_NO_BUILD=1 "$GS_TOP/run-qemu.sh" --kernel release \
 		--mem "$mem" --cpus 2 --disk $((mem * 8)) --disk $((mem * 8)) --disk $((mem * 1000 + 16)) \
 		--timeout 7200 -- env BENCH_WORKLOAD_TIMEOUT="${BENCH_WORKLOAD_TIMEOUT:-300}" \
 		BENCH_CONFIGS="${BENCH_CONFIGS:-}" BENCH_WORKLOADS="${BENCH_WORKLOADS:-}" \
