@@ -10,8 +10,8 @@
  * page went is kept in its cluster's private data, the ghost "virtual table":
  * one u32 per slot, block + 1 (0: none).  Freeing a slot frees its block; a
  * segment whose blocks are all free is discarded, if the device can, and
- * used again.  Segments that are only partly free stay as they are until
- * they empty (no compaction).
+ * used again.  A cleaner keeps segments free: when few are left, it copies
+ * the live blocks of the least used segment to the log head and frees it.
  *
  * Usage: insmod ghostswap.ko backing_dev=/dev/vdb [erase_block=2M], or
  * echo /dev/vdb > /sys/module/ghostswap/parameters/backing_dev (none to
@@ -27,6 +27,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
 #include <linux/workqueue.h>
@@ -39,6 +40,10 @@
 #define BDEV_MAX_ERASE_BLOCK	SZ_1G
 /* After a write error, new slots go elsewhere for this long */
 #define BDEV_ERROR_BACKOFF	HZ
+/* Free segments that only the cleaner may open, so that it always can */
+#define BDEV_RESERVE_SEGS	1
+/* Blocks the cleaner copies at a time */
+#define BDEV_CLEAN_BATCH	64
 
 /*********************************
  * statistics
@@ -55,6 +60,9 @@ static atomic_long_t bdev_writes_sequential;	/* ... right after the last */
 static atomic_long_t bdev_discards;		/* segments discarded */
 static atomic_long_t bdev_segments_used;	/* not free for writing */
 static atomic_long_t bdev_segments;		/* on the attached device */
+static atomic_long_t bdev_segments_cleaned;
+static atomic_long_t bdev_blocks_moved;		/* by the cleaner */
+static atomic_long_t bdev_clean_errors;		/* failed cleaner reads/writes */
 
 /*********************************
  * tunables
@@ -70,6 +78,19 @@ static u64 bdev_erase_block = SZ_2M;
  * backend state
  *********************************/
 /*
+ * A log head, where the blocks of one stream are handed out in order: the
+ * pages swapped out, and the cleaner's copies.  Apart, the cleaner never
+ * finds its room taken by swap-out, and moved blocks, older, stay together.
+ */
+struct bdev_head {
+	u32 seg;			/* being written; nr_segs: none */
+	u32 next;			/* next block to hand out in it */
+	u32 last_end;			/* block after the last run handed out */
+};
+
+enum { BDEV_HOST, BDEV_CLEANER, BDEV_HEADS };
+
+/*
  * @file to @nr_segs change only under ghost_config_mutex, while the ghost
  * device is not swapped on; @sis is set at swapon.  @lock (taken with
  * interrupts off: blocks are freed from bio completion) guards the
@@ -77,8 +98,19 @@ static u64 bdev_erase_block = SZ_2M;
  * paths read a slot's entry without it while the slot is pinned by its
  * locked or writeback folio, which stops it from being freed or rewritten.
  * Exceptions: write completions set @error and @error_at without it, and
- * bdev_may_write() reads those, @cur_seg and @cur_next without it: a stale
+ * bdev_may_write() reads those and the host's @head without it: a stale
  * answer only sends a page where it would have gone before.
+ *
+ * @rmap maps each block back to the slot whose data it holds, so that the
+ * cleaner can move it: set with the slot's map entry, cleared when the
+ * block is freed.  Under @lock, a block with an @rmap entry belongs to a
+ * slot in use, whose cluster (and slot map) cannot go away: freeing the
+ * slot takes @lock to clear its entry first.  The cleaner repoints a slot
+ * to the copy of its block under @lock, but a read may have looked up the
+ * old block just before: the segment it cleaned is reused only after an
+ * SRCU grace period of @bdev_read_srcu, which readers hold from their
+ * lookup until their bio completes.  Nor does the cleaner pick a segment
+ * with writes in flight (@seg_writing): it would copy blocks not written.
  */
 static struct ghost_bdev {
 	struct file *file;		/* the device, held exclusively */
@@ -91,21 +123,32 @@ static struct ghost_bdev {
 
 	spinlock_t lock;		/* see above */
 	u32 *seg_live;			/* blocks in use per segment */
+	u32 *seg_writing;		/* blocks being written per segment */
 	unsigned long *seg_free;	/* segments ready to be written */
 	unsigned long *seg_trim;	/* empty segments to discard */
-	u32 cur_seg;			/* being written; nr_segs: none */
-	u32 cur_next;			/* next block to hand out in it */
-	u32 last_end;			/* block after the last run handed out */
+	struct bdev_head head[BDEV_HEADS];
+	u32 *rmap;			/* per block: slot offset + 1, 0: free */
+	u32 reserve;			/* segments kept for the cleaner */
+	u32 clean_low;			/* clean while this many or fewer free */
+	u32 victim;			/* being cleaned; nr_segs: none */
 	unsigned long error_at;		/* jiffies of the last write error */
 	bool error;			/* error_at is set */
 	struct work_struct discard_work;
+	struct work_struct clean_work;
 } gb = {
 	.lock = __SPIN_LOCK_UNLOCKED(gb.lock),
 };
 
+DEFINE_STATIC_SRCU(bdev_read_srcu);
+
 /*********************************
  * segment allocator
  *********************************/
+static u32 bdev_free_segments(void)
+{
+	return gb.nr_segs - atomic_long_read(&bdev_segments_used);
+}
+
 static void bdev_segment_ready(u32 seg)
 {
 	__set_bit(seg, gb.seg_free);
@@ -124,66 +167,95 @@ static void bdev_segment_empty(u32 seg)
 	}
 }
 
-/* Close the full segment and open the next free one after it, in order. */
-static bool bdev_segment_next(void)
+/* Whether @seg is being written by a log head */
+static bool bdev_is_head(u32 seg)
 {
-	u32 prev = gb.cur_seg, seg;
+	return seg == READ_ONCE(gb.head[BDEV_HOST].seg) ||
+	       seg == READ_ONCE(gb.head[BDEV_CLEANER].seg);
+}
+
+/*
+ * Close the full segment of head @h and open the next free one after it,
+ * in order; the last @reserve free ones only for the cleaner.
+ */
+static bool bdev_segment_next(struct bdev_head *h)
+{
+	u32 prev = h->seg, seg;
 
 	lockdep_assert_held(&gb.lock);
 	if (prev < gb.nr_segs) {
-		WRITE_ONCE(gb.cur_seg, gb.nr_segs);
+		WRITE_ONCE(h->seg, gb.nr_segs);
 		if (!gb.seg_live[prev])
 			bdev_segment_empty(prev);
 	}
+	if (h == &gb.head[BDEV_HOST] && bdev_free_segments() <= gb.reserve)
+		goto out;
 	seg = find_next_bit(gb.seg_free, gb.nr_segs,
 			    prev < gb.nr_segs ? prev + 1 : 0);
 	if (seg >= gb.nr_segs)
 		seg = find_first_bit(gb.seg_free, gb.nr_segs);
 	if (seg >= gb.nr_segs)
-		return false;
+		goto out;
 	__clear_bit(seg, gb.seg_free);
 	atomic_long_inc(&bdev_segments_used);
-	WRITE_ONCE(gb.cur_seg, seg);
-	WRITE_ONCE(gb.cur_next, seg * gb.seg_blocks);
-	return true;
+	WRITE_ONCE(h->seg, seg);
+	WRITE_ONCE(h->next, seg * gb.seg_blocks);
+out:
+	if (bdev_free_segments() <= gb.clean_low)
+		queue_work(system_dfl_wq, &gb.clean_work);
+	return h->seg < gb.nr_segs;
 }
 
 /*
- * Hand out up to @want blocks following each other, from @start.
- * Return: how many, 0 when the device is full.
+ * Hand out up to @want blocks following each other at head @h, from
+ * @start.  Return: how many, 0 when the device is full.
  */
-static u32 bdev_alloc_run(u32 want, u32 *start)
+static u32 bdev_alloc_run(struct bdev_head *h, u32 want, u32 *start)
 {
 	u32 n;
 
 	lockdep_assert_held(&gb.lock);
-	if ((gb.cur_seg >= gb.nr_segs ||
-	     gb.cur_next == (gb.cur_seg + 1) * gb.seg_blocks) &&
-	    !bdev_segment_next())
+	if ((h->seg >= gb.nr_segs || h->next == (h->seg + 1) * gb.seg_blocks) &&
+	    !bdev_segment_next(h))
 		return 0;
-	n = min(want, (gb.cur_seg + 1) * gb.seg_blocks - gb.cur_next);
-	*start = gb.cur_next;
-	WRITE_ONCE(gb.cur_next, gb.cur_next + n);
-	gb.seg_live[gb.cur_seg] += n;
+	n = min(want, (h->seg + 1) * gb.seg_blocks - h->next);
+	*start = h->next;
+	WRITE_ONCE(h->next, h->next + n);
+	gb.seg_live[h->seg] += n;
 	atomic_long_inc(&bdev_writes);
-	if (*start == gb.last_end)
+	if (*start == h->last_end)
 		atomic_long_inc(&bdev_writes_sequential);
-	gb.last_end = *start + n;
+	h->last_end = *start + n;
 	return n;
 }
 
-static void bdev_free_block(u32 block)
+/*
+ * @block no longer holds anything; its segment empties with the last.
+ * With few segments free, a block freed may make one worth cleaning.
+ */
+static void bdev_put_block(u32 block)
 {
 	u32 seg = block / gb.seg_blocks;
 
 	lockdep_assert_held(&gb.lock);
-	atomic_long_dec(&bdev_pages);
-	if (!--gb.seg_live[seg] && seg != gb.cur_seg)
+	gb.rmap[block] = 0;
+	if (!--gb.seg_live[seg] && !bdev_is_head(seg) && seg != gb.victim)
 		bdev_segment_empty(seg);
+	else if (bdev_free_segments() <= gb.clean_low)
+		queue_work(system_dfl_wq, &gb.clean_work);
 }
 
-/* Point slot map entry @entry at @block (U32_MAX: none), freeing the old. */
-static void bdev_map_set(u32 *entry, u32 block)
+static void bdev_free_block(u32 block)
+{
+	atomic_long_dec(&bdev_pages);
+	bdev_put_block(block);
+}
+
+/*
+ * Point slot map entry @entry, of slot @offset, at @block (U32_MAX: none),
+ * freeing the old one.
+ */
+static void bdev_map_set(u32 *entry, u32 block, pgoff_t offset)
 {
 	u32 old = *entry;
 
@@ -191,8 +263,10 @@ static void bdev_map_set(u32 *entry, u32 block)
 	WRITE_ONCE(*entry, block + 1);
 	if (old)
 		bdev_free_block(old - 1);
-	if (block != U32_MAX)
+	if (block != U32_MAX) {
+		gb.rmap[block] = offset + 1;
 		atomic_long_inc(&bdev_pages);
+	}
 }
 
 static void bdev_discard_work(struct work_struct *work)
@@ -250,17 +324,22 @@ static void bdev_slots_free(void *priv, unsigned int index, unsigned int nr)
 	spin_lock_irqsave(&gb.lock, flags);
 	for (; i < index + nr; i++)
 		if (map[i])
-			bdev_map_set(&map[i], U32_MAX);
+			bdev_map_set(&map[i], U32_MAX, 0);
 	spin_unlock_irqrestore(&gb.lock, flags);
+}
+
+/* The slot map entry of slot @offset, pinned (see struct ghost_bdev) */
+static u32 *bdev_slot_entry(pgoff_t offset)
+{
+	u32 *map = swap_cluster_private(gb.sis, offset);
+
+	return map + offset % GHOST_CLUSTER_SLOTS;
 }
 
 /* The slot map entries of a folio (all in one cluster) */
 static u32 *bdev_folio_map(struct folio *folio)
 {
-	pgoff_t offset = swp_offset(folio->swap);
-	u32 *map = swap_cluster_private(gb.sis, offset);
-
-	return map + offset % GHOST_CLUSTER_SLOTS;
+	return bdev_slot_entry(swp_offset(folio->swap));
 }
 
 /* A walk over the pages of a swap_iocb, with their slot map entries */
@@ -302,16 +381,19 @@ static void __bdev_unmap_sio(struct swap_iocb *sio)
 	lockdep_assert_held(&gb.lock);
 	while (bdev_sio_next(&pos, &page, &entry))
 		if (*entry)
-			bdev_map_set(entry, U32_MAX);
+			bdev_map_set(entry, U32_MAX, 0);
 }
 
-static void bdev_unmap_sio(struct swap_iocb *sio)
+/* The writes of the first @nr pages of @sio, to their new blocks, are over. */
+static void __bdev_written_sio(struct swap_iocb *sio, u32 nr)
 {
-	unsigned long flags;
+	struct bdev_sio_pos pos = BDEV_SIO_POS(sio);
+	struct page *page;
+	u32 *entry;
 
-	spin_lock_irqsave(&gb.lock, flags);
-	__bdev_unmap_sio(sio);
-	spin_unlock_irqrestore(&gb.lock, flags);
+	lockdep_assert_held(&gb.lock);
+	while (nr-- && bdev_sio_next(&pos, &page, &entry))
+		gb.seg_writing[(*entry - 1) / gb.seg_blocks]--;
 }
 
 /* Give every page of @sio a block, in runs.  False when the disk is full. */
@@ -326,11 +408,12 @@ static bool bdev_map_sio(struct swap_iocb *sio)
 	spin_lock_irqsave(&gb.lock, flags);
 	while (bdev_sio_next(&pos, &page, &entry)) {
 		if (!run) {
-			run = bdev_alloc_run(left, &block);
+			run = bdev_alloc_run(&gb.head[BDEV_HOST], left, &block);
 			if (!run)
 				goto full;
 		}
-		bdev_map_set(entry, block++);
+		gb.seg_writing[block / gb.seg_blocks]++;
+		bdev_map_set(entry, block++, swp_offset(page_swap_entry(page)));
 		run--;
 		left--;
 	}
@@ -339,6 +422,7 @@ static bool bdev_map_sio(struct swap_iocb *sio)
 
 full:
 	/* Undo: the pages stay dirty in memory, their old copies are gone. */
+	__bdev_written_sio(sio, (sio->len >> PAGE_SHIFT) - left);
 	__bdev_unmap_sio(sio);
 	spin_unlock_irqrestore(&gb.lock, flags);
 	return false;
@@ -400,19 +484,39 @@ static void bdev_write_end_io(struct bio *bio)
 {
 	struct swap_iocb *sio = bio->bi_private;
 	int err = blk_status_to_errno(bio->bi_status);
+	unsigned long flags;
 
 	bio_put(bio);
+	spin_lock_irqsave(&gb.lock, flags);
+	__bdev_written_sio(sio, sio->len >> PAGE_SHIFT);
+	if (err)
+		__bdev_unmap_sio(sio);
+	spin_unlock_irqrestore(&gb.lock, flags);
 	if (err) {
 		atomic_long_inc(&bdev_write_errors);
 		WRITE_ONCE(gb.error_at, jiffies);
 		WRITE_ONCE(gb.error, true);
 		pr_err_ratelimited("write error %d, %d bytes stay in memory\n",
 				   err, sio->len);
-		bdev_unmap_sio(sio);
 	} else {
 		atomic_long_add(sio->len, &bdev_bytes_written);
 	}
 	sio->iocb.ki_complete(&sio->iocb, err ?: sio->len);
+}
+
+/*
+ * A read holds @bdev_read_srcu from its lookup of the blocks to the end of
+ * its I/O; the index travels in the iocb's private field, which nothing
+ * else uses on a swap device's read.
+ */
+static void bdev_read_begin(struct swap_iocb *sio)
+{
+	sio->iocb.private = (void *)(long)srcu_down_read(&bdev_read_srcu);
+}
+
+static void bdev_read_end(struct swap_iocb *sio)
+{
+	srcu_up_read(&bdev_read_srcu, (long)sio->iocb.private);
 }
 
 /* A failed read fails the swap-in: the faulting task gets SIGBUS. */
@@ -422,6 +526,7 @@ static void bdev_read_end_io(struct bio *bio)
 	int err = blk_status_to_errno(bio->bi_status);
 
 	bio_put(bio);
+	bdev_read_end(sio);
 	if (err) {
 		atomic_long_inc(&bdev_read_errors);
 		pr_err_ratelimited("read error %d on %d bytes\n", err, sio->len);
@@ -453,7 +558,9 @@ static void bdev_submit_read(struct swap_io_ctx *ctx)
 	struct iov_iter iter;
 
 	swap_fs_prepare_rw(ctx, READ, &iter);
+	bdev_read_begin(sio);
 	if (!bdev_sio_mapped(sio)) {
+		bdev_read_end(sio);
 		atomic_long_inc(&bdev_read_errors);
 		pr_err_ratelimited("read of %d bytes never written to the device\n",
 				   sio->len);
@@ -475,14 +582,16 @@ static void bdev_submit_read(struct swap_io_ctx *ctx)
 static bool bdev_may_write(void)
 {
 	u64 headroom = SWAP_CLUSTER_MAX * (num_online_cpus() + 1);
-	u32 seg = READ_ONCE(gb.cur_seg), next = READ_ONCE(gb.cur_next);
-	u64 free;
+	u32 seg = READ_ONCE(gb.head[BDEV_HOST].seg);
+	u32 next = READ_ONCE(gb.head[BDEV_HOST].next);
+	u32 segs = bdev_free_segments();
+	u64 free = 0;
 
 	if (READ_ONCE(gb.error) &&
 	    time_before(jiffies, READ_ONCE(gb.error_at) + BDEV_ERROR_BACKOFF))
 		return false;
-	free = (u64)(gb.nr_segs - atomic_long_read(&bdev_segments_used)) *
-	       gb.seg_blocks;
+	if (segs > gb.reserve)
+		free = (u64)(segs - gb.reserve) * gb.seg_blocks;
 	if (seg < gb.nr_segs && next < (seg + 1) * gb.seg_blocks)
 		free += (seg + 1) * gb.seg_blocks - next;
 	return free > headroom;
@@ -495,18 +604,265 @@ static void bdev_swapon(struct swap_info_struct *sis)
 }
 
 /*********************************
+ * cleaner
+ *********************************/
+/* A live block of the segment being cleaned, and where its copy goes */
+struct bdev_move {
+	u32 from;
+	u32 to;			/* U32_MAX: none */
+	u32 slot;
+	bool ok;		/* read, and written once @to is set */
+};
+
+/*
+ * Greedy: the closed segment with the fewest live blocks, below @max_live.
+ * With no seek cost on flash and data of no particular age, the cost of
+ * freeing a block is what greedy minimises: the live blocks moved with it.
+ * The scan reads the counts without the lock; bdev_victim_ok() checks the
+ * choice under it.
+ */
+static u32 bdev_pick_victim(u32 max_live)
+{
+	u32 seg, live, best = gb.nr_segs;
+
+	for (seg = 0; seg < gb.nr_segs; seg++) {
+		/* A stale count only makes a worse choice, checked later */
+		live = data_race(gb.seg_live[seg]);
+		if (live && live < max_live && !bdev_is_head(seg) &&
+		    !test_bit(seg, gb.seg_free) && !test_bit(seg, gb.seg_trim)) {
+			best = seg;
+			max_live = live;
+		}
+	}
+	return best;
+}
+
+static bool bdev_victim_ok(u32 seg)
+{
+	lockdep_assert_held(&gb.lock);
+	return gb.seg_live[seg] && gb.seg_live[seg] < gb.seg_blocks &&
+	       !gb.seg_writing[seg] && !bdev_is_head(seg) &&
+	       !test_bit(seg, gb.seg_free) && !test_bit(seg, gb.seg_trim);
+}
+
+/*
+ * Read the pages of @mv[0..@nr) from their blocks, or write them to their
+ * new ones: a bio per run of consecutive blocks.  A failed run is not ok.
+ */
+static void bdev_clean_rw(struct bdev_move *mv, struct page **pages, int nr,
+			  bool write)
+{
+	int i = 0, j, k;
+
+	while (i < nr) {
+		u32 block = write ? mv[i].to : mv[i].from;
+		struct bio *bio;
+
+		if (!mv[i].ok) {
+			i++;
+			continue;
+		}
+		for (j = i + 1; j < nr && mv[j].ok &&
+		     (write ? mv[j].to : mv[j].from) == block + j - i; j++)
+			;
+		bio = bio_alloc(gb.bdev, j - i,
+				write ? REQ_OP_WRITE : REQ_OP_READ, GFP_KERNEL);
+		bio->bi_iter.bi_sector = (sector_t)block * BDEV_SECTORS_PER_BLOCK;
+		for (k = i; k < j; k++)
+			__bio_add_page(bio, pages[k], PAGE_SIZE, 0);
+		if (submit_bio_wait(bio)) {
+			atomic_long_inc(&bdev_clean_errors);
+			pr_err_ratelimited("cleaner: %s error on %d blocks from %u, left where they were\n",
+					   write ? "write" : "read", j - i, block);
+			for (k = i; k < j; k++)
+				mv[k].ok = false;
+		}
+		bio_put(bio);
+		i = j;
+	}
+}
+
+/*
+ * Copy the live blocks of @victim to the log head, a batch at a time, and
+ * point their slots at the copies.  A slot freed or rewritten meanwhile
+ * keeps what it has now, and its copy is dropped; a block that could not
+ * be copied stays where it is.
+ */
+static void bdev_clean_segment(u32 victim, struct bdev_move *mv,
+			       struct page **pages)
+{
+	u32 block = victim * gb.seg_blocks, end = block + gb.seg_blocks;
+	u32 run = 0, start = 0, want;
+	unsigned long flags;
+	int nr, i;
+
+	while (block < end) {
+		nr = 0;
+		spin_lock_irqsave(&gb.lock, flags);
+		for (; block < end && nr < BDEV_CLEAN_BATCH; block++) {
+			if (!gb.rmap[block])
+				continue;
+			mv[nr++] = (struct bdev_move){ .from = block, .to = U32_MAX,
+						       .slot = gb.rmap[block] - 1,
+						       .ok = true };
+		}
+		spin_unlock_irqrestore(&gb.lock, flags);
+		if (!nr)
+			break;
+		bdev_clean_rw(mv, pages, nr, false);
+
+		spin_lock_irqsave(&gb.lock, flags);
+		for (want = 0, i = 0; i < nr; i++)
+			want += mv[i].ok;
+		for (i = 0; i < nr; i++) {
+			if (!mv[i].ok)
+				continue;
+			if (!run)
+				run = bdev_alloc_run(&gb.head[BDEV_CLEANER],
+						     want, &start);
+			if (!run) {
+				mv[i].ok = false;
+				continue;
+			}
+			mv[i].to = start++;
+			run--;
+			want--;
+		}
+		spin_unlock_irqrestore(&gb.lock, flags);
+
+		bdev_clean_rw(mv, pages, nr, true);
+
+		spin_lock_irqsave(&gb.lock, flags);
+		for (i = 0; i < nr; i++) {
+			if (mv[i].to == U32_MAX)
+				continue;
+			if (!mv[i].ok || gb.rmap[mv[i].from] != mv[i].slot + 1) {
+				bdev_put_block(mv[i].to);
+				continue;
+			}
+			WRITE_ONCE(*bdev_slot_entry(mv[i].slot), mv[i].to + 1);
+			gb.rmap[mv[i].to] = mv[i].slot + 1;
+			bdev_put_block(mv[i].from);
+			atomic_long_inc(&bdev_blocks_moved);
+		}
+		spin_unlock_irqrestore(&gb.lock, flags);
+	}
+}
+
+/*
+ * Kicked when a segment is opened or a block freed and few are left free:
+ * clean segments, the least used first, until more than @clean_low are.  Segments
+ * with more than three quarters of their blocks live are left alone (each
+ * block freed would cost more than three moved) unless the device is full.
+ */
+static void bdev_clean_work(struct work_struct *work)
+{
+	struct page *pages[BDEV_CLEAN_BATCH] = {};
+	struct bdev_move *mv;
+	unsigned long flags;
+	u32 victim, max_live;
+	bool emptied;
+	int i;
+
+	mv = kmalloc_array(BDEV_CLEAN_BATCH, sizeof(*mv), GFP_KERNEL);
+	if (!mv)
+		return;
+	while (bdev_free_segments() <= gb.clean_low) {
+		max_live = bdev_free_segments() <= gb.reserve ?
+			   gb.seg_blocks : gb.seg_blocks * 3 / 4 + 1;
+		victim = bdev_pick_victim(max_live);
+		if (victim >= gb.nr_segs)
+			break;
+		for (i = 0; i < BDEV_CLEAN_BATCH; i++) {
+			if (!pages[i])
+				pages[i] = alloc_page(GFP_KERNEL);
+			if (!pages[i])
+				goto out;
+		}
+		spin_lock_irqsave(&gb.lock, flags);
+		if (!bdev_victim_ok(victim)) {
+			spin_unlock_irqrestore(&gb.lock, flags);
+			break;
+		}
+		gb.victim = victim;
+		spin_unlock_irqrestore(&gb.lock, flags);
+
+		bdev_clean_segment(victim, mv, pages);
+		/* Reads that looked up a block of @victim before it moved */
+		synchronize_srcu(&bdev_read_srcu);
+
+		spin_lock_irqsave(&gb.lock, flags);
+		gb.victim = gb.nr_segs;
+		emptied = !gb.seg_live[victim];
+		if (emptied)
+			bdev_segment_empty(victim);
+		spin_unlock_irqrestore(&gb.lock, flags);
+		if (!emptied)
+			break;
+		atomic_long_inc(&bdev_segments_cleaned);
+		flush_work(&gb.discard_work);
+	}
+out:
+	for (i = 0; i < BDEV_CLEAN_BATCH; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+	kfree(mv);
+}
+
+/*********************************
  * attach/detach
  *********************************/
-/* Close the device and free the allocator (NULL parts are fine). */
+/* The allocator's tables of a device, before they are in use */
+struct bdev_tables {
+	u32 *seg_live;
+	u32 *seg_writing;
+	u32 *rmap;
+	unsigned long *seg_free;
+	unsigned long *seg_trim;
+};
+
+/* NULL parts are fine. */
+static void bdev_tables_free(struct bdev_tables *t)
+{
+	kvfree(t->seg_live);
+	kvfree(t->seg_writing);
+	kvfree(t->rmap);
+	bitmap_free(t->seg_free);
+	bitmap_free(t->seg_trim);
+}
+
+static int bdev_tables_alloc(struct bdev_tables *t, u32 nr_segs,
+			     u32 seg_blocks)
+{
+	t->seg_live = kvcalloc(nr_segs, sizeof(*t->seg_live), GFP_KERNEL);
+	t->seg_writing = kvcalloc(nr_segs, sizeof(*t->seg_writing), GFP_KERNEL);
+	t->rmap = kvcalloc((size_t)nr_segs * seg_blocks, sizeof(*t->rmap),
+			   GFP_KERNEL);
+	t->seg_free = bitmap_zalloc(nr_segs, GFP_KERNEL);
+	t->seg_trim = bitmap_zalloc(nr_segs, GFP_KERNEL);
+	if (t->seg_live && t->seg_writing && t->rmap && t->seg_free &&
+	    t->seg_trim)
+		return 0;
+	bdev_tables_free(t);
+	return -ENOMEM;
+}
+
+/* Close the device and free the allocator. */
 static void bdev_release(void)
 {
+	struct bdev_tables t = {
+		.seg_live = gb.seg_live, .seg_writing = gb.seg_writing,
+		.rmap = gb.rmap, .seg_free = gb.seg_free,
+		.seg_trim = gb.seg_trim,
+	};
+
 	bdev_fput(gb.file);
 	gb.file = NULL;
 	gb.bdev = NULL;
-	kvfree(gb.seg_live);
-	bitmap_free(gb.seg_free);
-	bitmap_free(gb.seg_trim);
+	bdev_tables_free(&t);
 	gb.seg_live = NULL;
+	gb.seg_writing = NULL;
+	gb.rmap = NULL;
 	gb.seg_free = NULL;
 	gb.seg_trim = NULL;
 }
@@ -517,11 +873,13 @@ static void bdev_detach(void)
 	if (!gb.file)
 		return;
 	ghost_backend_set(NULL);
+	cancel_work_sync(&gb.clean_work);
 	flush_work(&gb.discard_work);
 	pr_info("%pg detached\n", gb.bdev);
 	bdev_release();
 	atomic_long_set(&bdev_segments, 0);
 	atomic_long_set(&bdev_segments_used, 0);
+	gb.reserve = 0;
 }
 
 static struct file *bdev_open(const char *path)
@@ -560,9 +918,10 @@ static struct file *bdev_open(const char *path)
 static int bdev_attach(const char *path)
 {
 	u64 blocks, erase_blocks = bdev_erase_block >> PAGE_SHIFT;
-	unsigned long *seg_free = NULL, *seg_trim = NULL;
-	u32 *seg_live = NULL, nr_segs;
+	struct bdev_tables t = {};
 	struct block_device *bdev;
+	u32 nr_segs;
+	int i;
 	struct file *file;
 	int ret;
 
@@ -579,13 +938,9 @@ static int bdev_attach(const char *path)
 		goto release;
 	}
 	nr_segs = div_u64(blocks, erase_blocks);
-	seg_live = kvcalloc(nr_segs, sizeof(*seg_live), GFP_KERNEL);
-	seg_free = bitmap_zalloc(nr_segs, GFP_KERNEL);
-	seg_trim = bitmap_zalloc(nr_segs, GFP_KERNEL);
-	if (!seg_live || !seg_free || !seg_trim) {
-		ret = -ENOMEM;
+	ret = bdev_tables_alloc(&t, nr_segs, erase_blocks);
+	if (ret)
 		goto release;
-	}
 
 	bdev_detach();
 	gb.file = file;
@@ -593,12 +948,17 @@ static int bdev_attach(const char *path)
 	gb.seg_blocks = erase_blocks;
 	gb.nr_segs = nr_segs;
 	gb.discard = bdev_max_discard_sectors(bdev);
-	gb.seg_live = seg_live;
-	gb.seg_free = seg_free;
-	gb.seg_trim = seg_trim;
+	gb.seg_live = t.seg_live;
+	gb.seg_writing = t.seg_writing;
+	gb.rmap = t.rmap;
+	gb.seg_free = t.seg_free;
+	gb.seg_trim = t.seg_trim;
 	bitmap_fill(gb.seg_free, gb.nr_segs);
-	gb.cur_seg = gb.nr_segs;
-	gb.last_end = 0;
+	for (i = 0; i < BDEV_HEADS; i++)
+		gb.head[i] = (struct bdev_head){ .seg = gb.nr_segs };
+	gb.victim = gb.nr_segs;
+	gb.reserve = nr_segs > 2 ? BDEV_RESERVE_SEGS : 0;
+	gb.clean_low = max(gb.reserve + 1, nr_segs / 16);
 	atomic_long_set(&bdev_segments, gb.nr_segs);
 	pr_info("%pg: %u segments of %llu KiB%s\n", gb.bdev, gb.nr_segs,
 		bdev_erase_block >> 10, gb.discard ? ", discard" : "");
@@ -606,9 +966,6 @@ static int bdev_attach(const char *path)
 	return 0;
 
 release:
-	kvfree(seg_live);
-	bitmap_free(seg_free);
-	bitmap_free(seg_trim);
 	bdev_fput(file);
 	return ret;
 }
@@ -707,6 +1064,51 @@ GHOST_COUNTER_ATTR(backend_writes_sequential, bdev_writes_sequential);
 GHOST_COUNTER_ATTR(backend_discards, bdev_discards);
 GHOST_COUNTER_ATTR(backend_segments, bdev_segments);
 GHOST_COUNTER_ATTR(backend_segments_used, bdev_segments_used);
+GHOST_COUNTER_ATTR(backend_segments_cleaned, bdev_segments_cleaned);
+GHOST_COUNTER_ATTR(backend_blocks_moved, bdev_blocks_moved);
+GHOST_COUNTER_ATTR(backend_clean_errors, bdev_clean_errors);
+
+/* Blocks of segments in use that hold nothing: what the cleaner can win */
+static ssize_t backend_free_in_used_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	long free = atomic_long_read(&bdev_segments_used) * gb.seg_blocks -
+		    atomic_long_read(&bdev_pages);
+	int i;
+
+	for (i = 0; i < BDEV_HEADS; i++) {
+		u32 seg = READ_ONCE(gb.head[i].seg);
+
+		if (seg < gb.nr_segs)
+			free -= (seg + 1) * gb.seg_blocks -
+				READ_ONCE(gb.head[i].next);
+	}
+	return sysfs_emit(buf, "%ld\n", max(free, 0L));
+}
+static DEVICE_ATTR_RO(backend_free_in_used);
+
+static ssize_t backend_segments_reserved_show(struct device *dev,
+					      struct device_attribute *attr,
+					      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(gb.reserve));
+}
+static DEVICE_ATTR_RO(backend_segments_reserved);
+
+/* The allocator's tables: 4 bytes a block (the reverse map), 8 a segment */
+static ssize_t backend_metadata_bytes_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	u64 segs = atomic_long_read(&bdev_segments);
+
+	return sysfs_emit(buf, "%llu\n",
+			  segs * gb.seg_blocks * sizeof(*gb.rmap) +
+			  segs * (sizeof(*gb.seg_live) + sizeof(*gb.seg_writing)) +
+			  2 * BITS_TO_LONGS(segs) * sizeof(long));
+}
+static DEVICE_ATTR_RO(backend_metadata_bytes);
 
 static struct attribute *bdev_stats_attrs[] = {
 	&dev_attr_backend_pages.attr,
@@ -720,6 +1122,12 @@ static struct attribute *bdev_stats_attrs[] = {
 	&dev_attr_backend_discards.attr,
 	&dev_attr_backend_segments.attr,
 	&dev_attr_backend_segments_used.attr,
+	&dev_attr_backend_segments_reserved.attr,
+	&dev_attr_backend_segments_cleaned.attr,
+	&dev_attr_backend_blocks_moved.attr,
+	&dev_attr_backend_clean_errors.attr,
+	&dev_attr_backend_free_in_used.attr,
+	&dev_attr_backend_metadata_bytes.attr,
 	NULL,
 };
 
@@ -731,6 +1139,7 @@ static int ghost_bdev_init(void)
 	int ret = 0;
 
 	INIT_WORK(&gb.discard_work, bdev_discard_work);
+	INIT_WORK(&gb.clean_work, bdev_clean_work);
 	mutex_lock(&ghost_config_mutex);
 	gb.live = true;
 	if (bdev_path[0])

@@ -18,7 +18,9 @@ ghost_pressure gs-memtest --size $((work_kib * 3 / 2))K --mix 0:0:1 ||
 overflow_report
 written=$(($(overflow_written_pages "$OVERFLOW_DISK") - written0)) backing_written=$(($(overflow_written_pages "$backing") - backing0))
 full=$(($(ghost_stat backend_full) - full0)) asides=$(($(ghost_stat step_asides) - asides0))
-capacity=$(($(ghost_stat backend_segments) * $(($(cat /sys/module/ghostswap/parameters/erase_block) / 4096))))
+# What the device can take: its segments but those reserved for the cleaner.
+capacity=$((($(ghost_stat backend_segments) - $(ghost_stat backend_segments_reserved)) *
+	$(cat /sys/module/ghostswap/parameters/erase_block) / 4096))
 gs_log "backing device +$backing_written pages (capacity $capacity), partition +$written," \
 	"backend_full +$full, step_asides +$asides"
 [ "$backing_written" -ge $((capacity * 9 / 10)) ] ||

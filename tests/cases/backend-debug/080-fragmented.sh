@@ -1,0 +1,1 @@
+../backend/080-fragmented.sh

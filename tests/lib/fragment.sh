@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034  # GS_BACKING, GHOST_MODULE_PARAMS: read by tests/lib/ghost.sh
+# A fragmented backing disk for the cleaner's tests, sourced after tests/lib/backend.sh: a 256 MiB loop
+# device in 8 MiB segments (32), zswap off. frag_fill leaves the first 24 segments half used (holders A
+# and B of 4 MiB each push their pages out in turn, then every B exits), beside 8 free segments, one of
+# them reserved for the cleaner; frag_write then pushes out 72 MiB more, in writers of 8 MiB: 40 MiB more
+# than the free segments hold (the cleaner keeps three free).
+
+FRAG_SEG_PAGES=$((8 << 20 >> 12))
+FRAG_HOLDERS=() # NAME:PID of the holders still alive
+FRAG_SHORT=()   # writers that could not push out 95 % of their pages, with how much they did
+
+# frag_setup: the loop device, ghostswap swapped on with it, zswap off.
+frag_setup() {
+	local img=/var/tmp/gs-frag-disk.img
+	truncate -s 256M "$img"
+	FRAG_DISK=$(losetup -f --show --direct-io=on "$img") || gs_fail "losetup of $img failed"
+	ghost_at_exit "rm -f $img"
+	ghost_at_exit "losetup -d $FRAG_DISK"
+	GS_BACKING=$FRAG_DISK
+	GHOST_MODULE_PARAMS=("backing_dev=$FRAG_DISK" erase_block=8M)
+	ghost_setup
+	gs_zswap_disable
+	[ "$(ghost_stat backend_segments)" -eq 32 ] || gs_fail "want 32 segments, got $(ghost_stat backend_segments)"
+}
+
+# frag_hold NAME MIB [ARGS...]: a gs-memtest of MIB MiB of incompressible pages, pushed out and held (with
+# more gs-memtest ARGS); pid in $FRAG_PID.
+frag_hold() {
+	gs-memtest --size "$2M" --mix 0:0:1 --seed "$((${#FRAG_HOLDERS[@]} + 1))" --pageout --hold 3600 \
+		"${@:3}" >"/tmp/frag.$1.out" 2>&1 &
+	FRAG_PID=$!
+	FRAG_HOLDERS+=("$1:$FRAG_PID")
+	ghost_wait_ready "/tmp/frag.$1.out" "$FRAG_PID"
+}
+
+# frag_release NAME:PID: let a holder verify its pages and exit; fail on a mismatch.
+frag_release() {
+	local name=${1%%:*} pid=${1#*:} rc=0 h keep=()
+	kill -USR1 "$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 0 ] || { tail -n 5 "/tmp/frag.$name.out" && gs_fail "holder $name failed to verify (exit $rc)"; }
+	for h in "${FRAG_HOLDERS[@]}"; do
+		[ "$h" = "$1" ] || keep+=("$h")
+	done
+	FRAG_HOLDERS=("${keep[@]}")
+}
+
+# frag_fill: 24 segments half used by the A holders, 8 free.
+frag_fill() {
+	local i b=() in_used
+	for i in $(seq 24); do
+		frag_hold "a$i" 4
+		frag_hold "b$i" 4
+		b+=("b$i:$FRAG_PID")
+	done
+	for i in "${b[@]}"; do
+		frag_release "$i"
+	done
+	in_used=$(ghost_stat backend_free_in_used)
+	gs_log "after the B holders exit: $(ghost_stat backend_segments_used) segments in use," \
+		"$((in_used * 4 / 1024)) MiB free in them"
+	[ "$in_used" -ge $((FRAG_SEG_PAGES * 22 / 2)) ] ||
+		gs_fail "only $in_used blocks free in used segments: the disk is not fragmented"
+}
+
+# frag_write FIRST LAST [ARGS...]: writers wFIRST..wLAST of 8 MiB (w1..w9 in all, gs-memtest ARGS added),
+# each once more than two segments are free (the cleaner caught up). Adds to FRAG_SHORT the writers that
+# could not push out 95 % of their pages. From w6 on, the cleaner runs.
+frag_write() {
+	local i swapped
+	for i in $(seq "$1" "$2"); do
+		for _ in $(seq 600); do
+			[ $(($(ghost_stat backend_segments) - $(ghost_stat backend_segments_used))) -gt 2 ] && break
+			sleep 0.2
+		done
+		frag_hold "w$i" 8 "${@:3}"
+		swapped=$(awk '/^VmSwap:/ { print $2 }' "/proc/$FRAG_PID/status")
+		[ "$swapped" -ge $((8192 * 95 / 100)) ] || FRAG_SHORT+=("w$i:${swapped}KiB")
+	done
+}
+
+# frag_verify: every holder left verifies its pages, then swapoff leaves the disk empty.
+frag_verify() {
+	local h
+	for h in "${FRAG_HOLDERS[@]}"; do
+		frag_release "$h"
+	done
+	swapoff "$GS_DEV" || gs_fail "swapoff failed"
+	backend_check_empty
+}
