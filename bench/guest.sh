@@ -138,7 +138,8 @@ memtest() {
 		>"$o" 2>&1 || rc=$?
 	gs_expect_call_traces_end
 	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0))
-	if [ "$rc" -eq 124 ]; then
+	# timeout(1) exits 124 after its TERM, 137 if it had to KILL: either way the clock ran out.
+	if [ "$rc" -eq 124 ] || { [ "$rc" -ne 0 ] && [ "${elapsed%.*}" -ge "$WORKLOAD_TIMEOUT" ]; }; then
 		status=timeout
 	elif [ "$rc" -ne 0 ] && [ "$(gs_vmstat oom_kill)" -gt "$oom0" ]; then
 		status=oom-killed
