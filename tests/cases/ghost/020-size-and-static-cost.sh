@@ -5,8 +5,9 @@
 # a 32-bit page count once wrapped. Swapping on either costs the kernel (Slab + VmallocUsed + Percpu) at
 # most 64 KiB: clusters and zswap trees are not allocated up front. On the debug kernel the limit is
 # 256 KiB: there KASAN's redzones and quarantine of freed objects and kmemleak's record of each object
-# inflate Slab (124 KiB seen once, 4-8 KiB on release). Either limit is far below any cost per slot,
-# which at 1000 x RAM would be tens of MiB.
+# inflate Slab (124 KiB seen once, 384 KiB once at 16 TiB, 4-8 KiB on release). A measure above the
+# limit is taken again, up to three times: a cost of the device comes back every time, noise does not.
+# Either limit is far below any cost per slot, which at 1000 x RAM would be tens of MiB.
 . tests/lib/ghost.sh
 trap ghost_cleanup EXIT
 mem_kib=$(ghost_mem_kib)
@@ -15,27 +16,34 @@ gs_is_debug && limit=256
 swap_total_kib() { awk '/^SwapTotal:/ { print $2 }' /proc/meminfo; }
 
 # swapon_cost SIZE WANT_KIB LABEL: insmod size=SIZE, swapon; /proc/swaps must show WANT_KIB, as SwapTotal's
-# growth must, and the swapon must cost at most $limit KiB of kernel memory; then swapoff and unload.
+# growth must, and the swapon must cost at most $limit KiB of kernel memory (in one of three tries); then
+# swapoff and unload.
 swapon_cost() {
-	local before after total0 size_kib delta
+	local before after total0 size_kib delta try costs=()
 	gs_module_load size="$1"
 	ghost_zswap_setup
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	sleep 1
-	before=$(ghost_kernel_meminfo_kib) total0=$(swap_total_kib)
-	swapon "$GS_DEV" || gs_fail "swapon of a $3 $GS_DEV failed"
-	sleep 1
-	after=$(ghost_kernel_meminfo_kib)
-	size_kib=$(ghost_swap_field 3) delta=$(($(swap_total_kib) - total0))
-	gs_log "$3: /proc/swaps size $size_kib KiB, SwapTotal +$delta KiB, expected $2 KiB"
-	[ "$size_kib" -eq "$2" ] || gs_fail "$3: /proc/swaps size $size_kib KiB, wanted $2"
-	[ "$delta" -eq "$2" ] || gs_fail "$3: SwapTotal grew by $delta KiB, wanted $2"
-	printf 'static cost of swapon, %s: %d KiB (Slab+VmallocUsed+Percpu %d -> %d KiB)\n' \
-		"$3" $((after - before)) "$before" "$after"
+	for try in 1 2 3; do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		sleep 1
+		before=$(ghost_kernel_meminfo_kib) total0=$(swap_total_kib)
+		swapon "$GS_DEV" || gs_fail "swapon of a $3 $GS_DEV failed"
+		sleep 1
+		after=$(ghost_kernel_meminfo_kib)
+		size_kib=$(ghost_swap_field 3) delta=$(($(swap_total_kib) - total0))
+		gs_log "$3: /proc/swaps size $size_kib KiB, SwapTotal +$delta KiB, expected $2 KiB"
+		[ "$size_kib" -eq "$2" ] || gs_fail "$3: /proc/swaps size $size_kib KiB, wanted $2"
+		[ "$delta" -eq "$2" ] || gs_fail "$3: SwapTotal grew by $delta KiB, wanted $2"
+		printf 'static cost of swapon, %s: %d KiB (Slab+VmallocUsed+Percpu %d -> %d KiB)\n' \
+			"$3" $((after - before)) "$before" "$after"
+		[ "$(ghost_stat clusters)" -eq 1 ] || gs_fail "an idle device has $(ghost_stat clusters) clusters, wanted 1"
+		costs+=("$((after - before))")
+		[ $((after - before)) -le "$limit" ] && break
+		swapoff "$GS_DEV" || gs_fail "swapoff of the $3 device failed"
+	done
 	[ $((after - before)) -le "$limit" ] ||
-		gs_fail "swapon of a $3 device cost $((after - before)) KiB of kernel memory, limit $limit"
-	[ "$(ghost_stat clusters)" -eq 1 ] || gs_fail "an idle device has $(ghost_stat clusters) clusters, wanted 1"
+		gs_fail "swapon of a $3 device cost ${costs[*]} KiB of kernel memory in three tries, limit $limit"
+	[ "$try" -eq 1 ] || gs_note "$3: static cost within the limit only on try $try (${costs[*]} KiB)"
 	swapoff "$GS_DEV" || gs_fail "swapoff of the $3 device failed"
 	gs_module_unload
 }
