@@ -38,3 +38,17 @@ backend_check_empty() {
 	pages=$(ghost_stat backend_pages)
 	[ "$pages" -eq 0 ] || gs_fail "$pages pages are still on the backing device after swapoff"
 }
+
+# backend_fail_io_setup PERCENT: fail_make_request (debug kernel) armed for PERCENT % of the backing
+# device's bios, from backend_fail_io 1 to backend_fail_io 0 (and the test's exit). The debug kernel is
+# built with it (kernel/config/debug.config): missing, it is a failure, not a skip.
+backend_fail_io_setup() {
+	local dir=/sys/kernel/debug/fail_make_request
+	[ -d "$dir" ] || gs_fail "no $dir: the kernel has no CONFIG_FAIL_MAKE_REQUEST"
+	ghost_at_exit "backend_fail_io 0"
+	echo 0 >"$dir/verbose"
+	echo "$1" >"$dir/probability"
+	echo 1 >"$dir/interval"
+	echo -1 >"$dir/times"
+}
+backend_fail_io() { echo "$1" >"/sys/block/${GS_BACKING#/dev/}/make-it-fail"; }

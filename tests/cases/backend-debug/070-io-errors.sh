@@ -5,24 +5,16 @@
 # SIGBUS and no other process dies, nor the kernel; afterwards the device works again. Both error
 # counters move.
 . tests/lib/backend.sh
-fi_dir=/sys/kernel/debug/fail_make_request
-# The debug kernel is built with it (kernel/config/debug.config): missing, it is a failure, not a skip.
-[ -d "$fi_dir" ] || gs_fail "no $fi_dir: the kernel has no CONFIG_FAIL_MAKE_REQUEST"
 ghost_setup
 gs_zswap_disable
-fail_io() { echo "$1" >"/sys/block/${GS_BACKING#/dev/}/make-it-fail"; }
-ghost_at_exit "fail_io 0"
-echo 0 >"$fi_dir/verbose"
-echo 100 >"$fi_dir/probability"
-echo 1 >"$fi_dir/interval"
-echo -1 >"$fi_dir/times"
+backend_fail_io_setup 100
 size_kib=$(($(ghost_mem_kib) / 8))
 
 write_errors0=$(ghost_stat backend_write_errors)
-fail_io 1
+backend_fail_io 1
 gs-memtest --size "${size_kib}K" --mix 0:1:1 --pageout --passes 2 ||
 	gs_fail "data changed while writes to the backing device failed"
-fail_io 0
+backend_fail_io 0
 write_errors=$(($(ghost_stat backend_write_errors) - write_errors0))
 gs_log "failed backend writes: $write_errors; pages on the disk: $(ghost_stat backend_pages)"
 [ "$write_errors" -gt 0 ] || gs_fail "no write error was injected"
@@ -36,11 +28,11 @@ read_errors0=$(ghost_stat backend_read_errors)
 # Every other process that lives through the failed reads must still be there afterwards: the long-lived
 # ones (up for 10 s or more: init, the test runner, this shell), not the reader.
 others=$(ps -e -o pid=,etimes= | awk -v h="$holder" '$1 != h && $2 >= 10 { print $1 }')
-fail_io 1
+backend_fail_io 1
 kill -USR1 "$holder"
 rc=0
 wait "$holder" || rc=$?
-fail_io 0
+backend_fail_io 0
 gone=()
 for pid in $others; do
 	kill -0 "$pid" 2>/dev/null || gone+=("$pid")

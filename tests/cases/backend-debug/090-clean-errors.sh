@@ -7,23 +7,15 @@
 # where they were; nothing is lost: afterwards every holder verifies, and swapoff leaves the disk empty.
 . tests/lib/backend.sh
 . tests/lib/fragment.sh
-fi_dir=/sys/kernel/debug/fail_make_request
-# The debug kernel is built with it (kernel/config/debug.config): missing, it is a failure, not a skip.
-[ -d "$fi_dir" ] || gs_fail "no $fi_dir: the kernel has no CONFIG_FAIL_MAKE_REQUEST"
 frag_setup
 frag_fill
-fail_io() { echo "$1" >"/sys/block/${FRAG_DISK#/dev/}/make-it-fail"; }
-ghost_at_exit "fail_io 0"
-echo 0 >"$fi_dir/verbose"
-echo 5 >"$fi_dir/probability"
-echo 1 >"$fi_dir/interval"
-echo -1 >"$fi_dir/times"
+backend_fail_io_setup 5
 frag_write 1 5 --passes 2
 clean0=$(ghost_stat backend_clean_errors) write0=$(ghost_stat backend_write_errors)
 moved0=$(ghost_stat backend_blocks_moved)
-fail_io 1
+backend_fail_io 1
 frag_write 6 9
-fail_io 0
+backend_fail_io 0
 clean=$(($(ghost_stat backend_clean_errors) - clean0)) write=$(($(ghost_stat backend_write_errors) - write0))
 backend_report
 gs_log "with 5 % of bios failing: cleaner errors $clean, write errors $write," \
