@@ -31,11 +31,13 @@
 #include <linux/overflow.h>
 #include <linux/pagemap.h>
 #include <linux/pseudo_fs.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/swap_ops.h>
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
+#include <linux/workqueue.h>
 #include <linux/zswap.h>
 
 #include "ghostswap.h"
@@ -64,6 +66,7 @@ static atomic_long_t ghost_cluster_alloc_failed;	/* its backend data failed */
 static atomic_long_t ghost_pages_kept;		/* zswap refused, kept in RAM */
 static atomic_long_t ghost_step_asides;		/* slot allocations declined */
 static bool ghost_stepping_aside;		/* the last one was declined */
+static atomic_long_t ghost_full_periods;	/* times ghost_full was set */
 
 /*********************************
  * tunables
@@ -255,25 +258,82 @@ static bool ghost_folio_zero_filled(struct folio *folio)
 	return zero;
 }
 
+/* Whether zswap, for some cgroup, or the backend could store a folio now */
+static bool ghost_has_room(void)
+{
+	return zswap_may_store(NULL) ||
+	       (ghost.backend && ghost.backend->may_write());
+}
+
+/*
+ * The device is full while neither zswap (for any cgroup) nor the backend has
+ * room.  Declining each folio then is not enough: reclaim would still count
+ * our free slots as swap space, go on isolating anonymous folios only to keep
+ * them, and hold off the OOM killer for minutes.  So the free slots are
+ * withheld from the swap core's count until there is room again.  Nothing
+ * says when that is (a raised pool limit, zswap writing back another
+ * device's pages, entries freed), so ghost_full_work polls while full.
+ *
+ * ghost_full is written by ghost_full_work only, read locklessly by
+ * ghost_may_alloc().
+ */
+static bool ghost_full;
+#define GHOST_FULL_POLL	(HZ / 10)
+
+static void ghost_full_check(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ghost_full_work, ghost_full_check);
+
+static void ghost_full_check(struct work_struct *work)
+{
+	struct swap_info_struct *sis;
+	bool full = !ghost_has_room();
+
+	mutex_lock(&ghost_config_mutex);
+	sis = ghost.swap_info;
+	if (!sis)
+		full = false;
+	if (full && !ghost_full) {
+		WRITE_ONCE(ghost_full, true);
+		atomic_long_inc(&ghost_full_periods);
+		/*
+		 * Allocations that passed ghost_may_alloc() before it saw
+		 * ghost_full run with preemption disabled: let them finish
+		 * before their slots are counted as free, and withheld.
+		 */
+		synchronize_rcu();
+	}
+	if (sis)
+		swap_withhold_free(sis, full);
+	WRITE_ONCE(ghost_full, full);
+	mutex_unlock(&ghost_config_mutex);
+	if (full)
+		schedule_delayed_work(&ghost_full_work, GHOST_FULL_POLL);
+}
+
 /*
  * The swap allocator asks before it gives @folio a slot: decline while
  * neither zswap nor the backend could store it, so that the folio goes to
  * the next swap device by priority, or stays mapped, instead of being
  * unmapped only to be kept in memory (and faulted back, again and again).
- * Zero-filled folios are always welcome; a folio still mapped may change
- * before it is written out, and then be kept as before.
+ * Zero-filled folios are welcome unless the device is full; a folio still
+ * mapped may change before it is written out, and then be kept as before.
  */
 static bool ghost_may_alloc(struct swap_info_struct *sis, struct folio *folio)
 {
-	bool ok = zswap_may_store(folio) ||
-		  (ghost.backend && ghost.backend->may_write()) ||
-		  ghost_folio_zero_filled(folio);
+	bool ok = !READ_ONCE(ghost_full) &&
+		  (zswap_may_store(folio) ||
+		   (ghost.backend && ghost.backend->may_write()) ||
+		   ghost_folio_zero_filled(folio));
 
 	if (READ_ONCE(ghost_stepping_aside) == ok)
 		WRITE_ONCE(ghost_stepping_aside, !ok);
-	if (!ok)
-		atomic_long_inc(&ghost_step_asides);
-	return ok;
+	if (ok)
+		return true;
+	atomic_long_inc(&ghost_step_asides);
+	if (!READ_ONCE(ghost_full) && !delayed_work_pending(&ghost_full_work) &&
+	    !ghost_has_room())
+		schedule_delayed_work(&ghost_full_work, 0);
+	return false;
 }
 
 /*
@@ -407,6 +467,9 @@ static void ghost_swap_deactivate(struct file *file)
 	mutex_lock(&ghost_config_mutex);
 	WRITE_ONCE(ghost.swap_info, NULL);
 	mutex_unlock(&ghost_config_mutex);
+	/* Swapoff gave the withheld slots back; the poll has nothing to do. */
+	cancel_delayed_work_sync(&ghost_full_work);
+	WRITE_ONCE(ghost_full, false);
 }
 
 static const struct address_space_operations ghost_aops = {
@@ -508,6 +571,15 @@ static ssize_t stepping_aside_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(stepping_aside);
 
+static ssize_t full_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(ghost_full));
+}
+static DEVICE_ATTR_RO(full);
+
+GHOST_COUNTER_ATTR(full_periods, ghost_full_periods);
+
 static struct attribute *ghost_stats_attrs[] = {
 	&dev_attr_size_bytes.attr,
 	&dev_attr_swapped_on.attr,
@@ -521,6 +593,8 @@ static struct attribute *ghost_stats_attrs[] = {
 	&dev_attr_pages_kept.attr,
 	&dev_attr_step_asides.attr,
 	&dev_attr_stepping_aside.attr,
+	&dev_attr_full.attr,
+	&dev_attr_full_periods.attr,
 	NULL,
 };
 

@@ -84,11 +84,24 @@ ghost_cleanup() {
 	if ghost_is_on; then
 		swapoff "$GS_DEV" || rc=1
 	fi
+	ghost_check_swap_count || rc=1
 	if grep -q '^ghostswap ' /proc/modules; then
 		rmmod ghostswap || rc=1
 	fi
 	gs_zswap_disable
 	exit "$rc"
+}
+
+# ghost_check_swap_count: with no swap device on, /proc/meminfo's SwapFree must be 0: the free slots
+# the device withheld from the swap core's count while it was full (stats/full) must all be given back
+# by swapoff, or the count of free swap stays off for good. Prints why, and returns 1, if not.
+ghost_check_swap_count() {
+	local free
+	[ "$(wc -l </proc/swaps)" -eq 1 ] || return 0
+	free=$(awk '$1 == "SwapFree:" { print $2 }' /proc/meminfo)
+	[ "$free" = 0 ] && return 0
+	printf 'FAIL: SwapFree is %s kB with no swap device on\n' "$free"
+	return 1
 }
 
 # ghost_memcg NAME: create cgroup /sys/fs/cgroup/NAME with the memory controller on, removed at exit;

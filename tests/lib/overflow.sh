@@ -31,6 +31,7 @@ overflow_zswap() { cat "/sys/kernel/debug/zswap/$1"; }
 # overflow_report: ghostswap's and zswap's counters of the capacity boundary, one line.
 overflow_report() {
 	gs_log "step_asides=$(ghost_stat step_asides) stepping_aside=$(ghost_stat stepping_aside)" \
+		"full=$(ghost_stat full) full_periods=$(ghost_stat full_periods)" \
 		"pages_kept=$(ghost_stat pages_kept) pool_limit_hit=$(overflow_zswap pool_limit_hit)" \
 		"reject_reclaim_fail=$(overflow_zswap reject_reclaim_fail)" \
 		"written_back_pages=$(overflow_zswap written_back_pages) partition_written=$(overflow_written_pages "$OVERFLOW_DISK")"

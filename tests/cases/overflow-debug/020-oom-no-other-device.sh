@@ -1,0 +1,1 @@
+../overflow/020-oom-no-other-device.sh
