@@ -5,12 +5,13 @@
 # For each configuration -- ghost (ghostswap + zswap), ghost-bdev (ghostswap + zswap + backing disk),
 # ghost-overflow (ghostswap + zswap at priority 10 above the swap partition at priority 5, zswap's
 # default pool of 20 %), zram (lz4), zswap-swap (zswap + swap partition), swap (swap partition alone) --
-# runs the same workloads, then measures the static cost of swapping on devices of 1, 8, 64 and 1000 x
-# RAM. The configurations run in a rotated order, starting one further on in each repetition, so that
-# none is always the first after boot. One CSV row per configuration x workload goes to
-# /gs/logs/bench/results-REP.csv (copied to the host), with zswap's and ghostswap's counters over that
-# workload. Disks: /dev/vdb swap partition, /dev/vdc ghostswap's backing disk, /dev/vdd large sparse
-# disk for the static cost of swap partitions. Compressor lz4 everywhere; zswap pool max_pool_percent=60
+# runs a discarded warm-up and then the same workloads, then measures the static cost of swapping on
+# devices of 1, 8, 64 and 1000 x RAM (BENCH_STATIC_MULTIPLES). The configurations run in a rotated
+# order, starting one further on in each repetition, so that none is always the first after boot. One
+# CSV row per configuration x workload goes to /gs/logs/bench/results-REP.csv (copied to the host), with
+# the system time of the whole machine and zswap's and ghostswap's counters over that workload. Disks:
+# /dev/vdb swap partition, /dev/vdc ghostswap's backing disk, /dev/vdd large sparse disk for the static
+# cost of swap partitions. Compressor lz4 everywhere; zswap pool max_pool_percent=60
 # except in ghost-overflow.
 set -euo pipefail
 # shellcheck source=../tests/lib/guest.sh
@@ -24,20 +25,22 @@ BIG_DISK=/dev/vdd
 ZRAM=/dev/zram0
 GS_STATS=/sys/class/misc/ghostswap/stats
 CONFIGS=(ghost ghost-bdev ghost-overflow zram zswap-swap swap)
-WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 pageout swapoff)
+WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 procs-4 pageout swapoff)
 # BENCH_CONFIGS, BENCH_WORKLOADS: subsets to run (bench/run.sh); swapoff includes metadata-per-slot.
 [ -z "${BENCH_CONFIGS:-}" ] || read -ra CONFIGS <<<"$BENCH_CONFIGS"
 [ -z "${BENCH_WORKLOADS:-}" ] || read -ra WORKLOADS <<<"$BENCH_WORKLOADS"
 # Counters recorded per workload (deltas): zswap's (debugfs) and ghostswap's (its stats directory).
 COUNTERS=(pool_limit_hit reject_reclaim_fail written_back_pages pages_kept step_asides)
-STATIC_MULTIPLES=(1 8 64 1000)
+# BENCH_STATIC_MULTIPLES: device sizes of the static cost, x RAM (bench/run.sh checks them: at most
+# 1000, the size of the sparse disk).
+read -ra STATIC_MULTIPLES <<<"${BENCH_STATIC_MULTIPLES:-1 8 64 1000}"
 MIX=4:3:1 # zero : compressible (~3:1 with lz4) : incompressible pages
 WORKLOAD_TIMEOUT=${BENCH_WORKLOAD_TIMEOUT:-300}
 mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 cg=/sys/fs/cgroup/gs-bench
 
 mkdir -p "${out%/*}"
-echo "rep,config,workload,status,size_mib,elapsed_s,write_mibps,read_mibps,sys_s,swapout_pages,swapin_pages,value,unit,$(
+echo "rep,config,workload,status,size_mib,elapsed_s,write_mibps,read_mibps,sys_s,sys_all_s,sys_s_per_gib,swapout_pages,swapin_pages,value,unit,$(
 	IFS=,
 	echo "${COUNTERS[*]}"
 )" >"$out"
@@ -53,6 +56,9 @@ row() {
 	echo "$rep,$*,${deltas[*]}" >>"$out"
 	printf 'bench: %s %s\n' "$*" "${deltas[*]}"
 }
+# row_value CONFIG WORKLOAD STATUS SIZE_MIB VALUE UNIT: a row that is one measured value, not a workload
+# run: elapsed_s to swapin_pages (8 fields) empty.
+row_value() { row "$1,$2,$3,$4,,,,,,,,,$5,$6"; }
 # counter NAME: a zswap or ghostswap counter, 0 where there is none (ghostswap not loaded).
 counter() {
 	local f
@@ -73,14 +79,57 @@ secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 swapouts() { echo $(($(gs_vmstat pswpout) + $(gs_vmstat zswpout))); }
 swapins() { echo $(($(gs_vmstat pswpin) + $(gs_vmstat zswpin))); }
 kernel_kib() { awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo; }
+# quiesce: write back dirty pages and drop clean caches, so that every recorded workload starts from
+# the same page cache and reclaims anonymous pages, not what the previous one left behind.
 quiesce() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 1
 }
-# memtest_field FILE PHASE KEY: KEY of gs-memtest's first PHASE line in FILE (sum of stime over lines).
+# memtest_field FILE PHASE KEY: KEY of gs-memtest's first PHASE line in FILE; memtest_stime FILE...: the
+# sum of stime over the phase lines of all FILEs.
 memtest_field() { awk -v p="phase=$2" -v k="$3" '$2 == p { for (i = 3; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$1"; }
-memtest_stime() { awk '/ stime=/ { for (i = 3; i <= NF; i++) if (index($i, "stime=") == 1) s += substr($i, 7) } END { printf "%.3f", s }' "$1"; }
+memtest_stime() { awk '/ stime=/ { for (i = 3; i <= NF; i++) if (index($i, "stime=") == 1) s += substr($i, 7) } END { printf "%.3f", s }' "$@"; }
+# sys_ticks: system time of the whole machine so far, summed over the CPUs, in USER_HZ ticks: the `system`
+# field (3rd number) of /proc/stat's "cpu " line. /proc/stat counts in USER_HZ, 100 a second on x86
+# whatever the kernel's HZ. Time in interrupts (`irq`, `softirq`: disk I/O completions) is not in it;
+# compressing and storing a page is, whether direct reclaim in the workload, kswapd or a kworker does it.
+sys_ticks() { awk '$1 == "cpu" { print $4; exit }' /proc/stat; }
+# sys_fields TICKS0 SWAPOUT_PAGES: the CSV fields sys_all_s (system time of the whole machine since
+# TICKS0: the workload's, kswapd's, kworkers') and sys_s_per_gib (that per GiB swapped out, 4 KiB pages;
+# empty if nothing was). The workload's own sys_s misses what reclaim costs outside the process.
+sys_fields() {
+	awk -v t0="$1" -v t1="$(sys_ticks)" -v so="$2" 'BEGIN {
+		s = (t1 - t0) / 100
+		printf "%.2f,", s
+		if (so > 0) printf "%.3f", s / (so * 4096 / 1073741824)
+	}'
+}
+# in_workload_timeout CMD...: run CMD as a workload: at OOM score 0 (the driver is at -1000), killed
+# after BENCH_WORKLOAD_TIMEOUT s. timeout(1) signals its whole process group, CMD's children too.
+in_workload_timeout() {
+	timeout -k 10 "$WORKLOAD_TIMEOUT" bash -c 'echo 0 >/proc/self/oom_score_adj && exec "$@"' _ "$@"
+}
+# workload_status RC ELAPSED OOM_KILLS0 SWAPOUT_PAGES MIN_PAGES: the status of a workload run under
+# in_workload_timeout that exited RC after ELAPSED s; invalid unless at least MIN_PAGES went to swap.
+workload_status() {
+	# timeout(1) exits 124 after its TERM, 137 if it had to KILL: either way the clock ran out.
+	if [ "$1" -eq 124 ] || { [ "$1" -ne 0 ] && [ "${2%.*}" -ge "$WORKLOAD_TIMEOUT" ]; }; then
+		echo timeout
+	elif [ "$1" -ne 0 ] && [ "$(gs_vmstat oom_kill)" -gt "$3" ]; then
+		echo oom-killed
+	elif [ "$1" -ne 0 ]; then
+		echo "failed:$1"
+	elif [ "$4" -lt "$5" ]; then
+		echo invalid # swapping did not really happen
+	else
+		echo ok
+	fi
+}
+# median_of N: the median of the numbers on stdin, one a line; empty unless there are N of them.
+median_of() {
+	sort -g | awk -v n="$1" 'NF { v[++k] = $1 } END { if (k == n && n > 0) printf "%.1f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
 
 # --- configurations
 zswap_on() {
@@ -129,37 +178,100 @@ config_down() {
 # memtest CONFIG WORKLOAD SIZE_KIB MIN_PAGES CMD...: run a gs-memtest command line and record its
 # throughput; the run is invalid unless at least MIN_PAGES pages went to swap (pswpout + zswpout).
 memtest() {
-	local config=$1 workload=$2 size_kib=$3 min=$4 o=/tmp/bench.out so0 si0 oom0 t0 rc=0 status=ok elapsed so si
+	local config=$1 workload=$2 size_kib=$3 min=$4 o=/tmp/bench.out so0 si0 oom0 st0 t0 rc=0 status elapsed so si sysf
 	shift 4
+	quiesce
 	counters_mark
-	so0=$(swapouts) si0=$(swapins) oom0=$(gs_vmstat oom_kill) t0=$(now)
+	so0=$(swapouts) si0=$(swapins) oom0=$(gs_vmstat oom_kill) st0=$(sys_ticks) t0=$(now)
 	gs_expect_call_traces_begin # allocation stalls and OOM reports are results here, not splats
-	timeout -k 10 "$WORKLOAD_TIMEOUT" bash -c 'echo 0 >/proc/self/oom_score_adj && exec "$@"' _ "$@" \
-		>"$o" 2>&1 || rc=$?
+	in_workload_timeout "$@" >"$o" 2>&1 || rc=$?
 	gs_expect_call_traces_end
-	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0))
-	# timeout(1) exits 124 after its TERM, 137 if it had to KILL: either way the clock ran out.
-	if [ "$rc" -eq 124 ] || { [ "$rc" -ne 0 ] && [ "${elapsed%.*}" -ge "$WORKLOAD_TIMEOUT" ]; }; then
-		status=timeout
-	elif [ "$rc" -ne 0 ] && [ "$(gs_vmstat oom_kill)" -gt "$oom0" ]; then
-		status=oom-killed
-	elif [ "$rc" -ne 0 ]; then
-		status=failed:$rc
-	elif [ "$so" -lt "$min" ]; then
-		status=invalid # swapping did not really happen
-	fi
-	row "$config,$workload,$status,$((size_kib / 1024)),$elapsed,$(memtest_field "$o" fill mibps),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$so,$si,,"
+	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0)) sysf=$(sys_fields "$st0" "$so")
+	status=$(workload_status "$rc" "$elapsed" "$oom0" "$so" "$min")
+	row "$config,$workload,$status,$((size_kib / 1024)),$elapsed,$(memtest_field "$o" fill mibps),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$sysf,$so,$si,,"
+}
+
+# procs CONFIG N: N gs-memtest processes of 2 x RAM / N each (different seeds), started at once, as usemem
+# or memhog run several: reclaim serves N faulting tasks at a time. Sequential, the same mix; valid if a
+# quarter of the pages beyond RAM went to swap, as for seq-2x; one process failing fails the run.
+# write_mibps = all MiB filled / the longest per-process fill time, read_mibps likewise with the verify
+# times (gs-memtest times each phase; the fills start together and overlap, the verifies start when
+# each fill ends, so this is a lower bound of the aggregate read rate); value = the median per-process
+# fill MiB/s.
+procs() {
+	local config=$1 n=$2 size_kib=$((mem_kib * 2 / $2)) o=/tmp/bench-procs files=() i f rc=0
+	local so0 si0 oom0 st0 t0 status elapsed so si sysf write read median
+	for i in $(seq "$n"); do
+		files+=("$o.$i")
+		: >"$o.$i" # every file exists for the parsers below, even if its process never started
+	done
+	quiesce
+	counters_mark
+	so0=$(swapouts) si0=$(swapins) oom0=$(gs_vmstat oom_kill) st0=$(sys_ticks) t0=$(now)
+	gs_expect_call_traces_begin # allocation stalls and OOM reports are results here, not splats
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	in_workload_timeout bash -c '
+		n=$1 o=$2 rc=0 pids=()
+		shift 2
+		for i in $(seq "$n"); do
+			"$@" --seed "$i" >"$o.$i" 2>&1 &
+			pids+=($!)
+		done
+		for p in "${pids[@]}"; do
+			wait "$p" || { s=$?; [ "$rc" -ne 0 ] || rc=$s; }
+		done
+		exit "$rc"' _ "$n" "$o" gs-memtest --size "${size_kib}K" --mix "$MIX" || rc=$?
+	gs_expect_call_traces_end
+	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0)) sysf=$(sys_fields "$st0" "$so")
+	status=$(workload_status "$rc" "$elapsed" "$oom0" "$so" $((mem_kib / 16)))
+	write=$(procs_rate fill "${files[@]}") read=$(procs_rate verify "${files[@]}")
+	median=$(for f in "${files[@]}"; do memtest_field "$f" fill mibps; done | median_of "$n")
+	row "$config,procs-$n,$status,$((size_kib * n / 1024)),$elapsed,$write,$read,$(memtest_stime "${files[@]}"),$sysf,$so,$si,$median,MiB/s/proc"
+}
+# procs_rate PHASE FILE...: the bytes of every FILE's first PHASE line over the longest of their secs, in
+# MiB/s; empty unless every FILE has one.
+procs_rate() {
+	local p=$1
+	shift
+	awk -v p="phase=$p" -v n=$# '
+		FNR == 1 { got = 0 }
+		$2 == p && !got {
+			got = 1
+			k++
+			for (i = 3; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] == "bytes") b += kv[2]
+				if (kv[1] == "secs" && kv[2] + 0 > m) m = kv[2] + 0
+			}
+		}
+		END { if (k == n && m > 0) printf "%.1f", b / 1048576 / m }' "$@"
+}
+
+# warm_up CONFIG: one discarded workload once CONFIG is set up, so that no configuration's first recorded
+# workload pays for a cold boot (in the 2026-12-06 run the first workload after boot wrote at 28-33 MiB/s
+# in every configuration, against 35-60 later; bench/RESULTS.md) and every configuration starts its
+# recorded workloads with its device and zswap's pool once filled. A sequential 1.25 x RAM, which swaps,
+# the same mix and timeout; not a CSV row.
+warm_up() {
+	local t0 rc=0
+	t0=$(now)
+	gs_expect_call_traces_begin # it may be OOM-killed (ghost at its limit): not a splat either
+	in_workload_timeout gs-memtest --size "$((mem_kib * 5 / 4))K" --mix "$MIX" >/tmp/warm-up.out 2>&1 || rc=$?
+	gs_expect_call_traces_end
+	printf 'bench: warm-up of %s: %s s, exit %s\n' "$1" "$(secs_since "$t0")" "$rc"
 }
 
 # pageout CONFIG: MADV_PAGEOUT of RAM/2 and fault-back; write = pageout MiB/s, read = fault-back MiB/s.
 pageout() {
-	local size_kib=$((mem_kib / 2)) o=/tmp/bench.out so0 si0 t0 rc=0 status=ok secs
+	local size_kib=$((mem_kib / 2)) o=/tmp/bench.out so0 si0 st0 t0 rc=0 status=ok secs elapsed so si sysf
+	quiesce
 	counters_mark
-	so0=$(swapouts) si0=$(swapins) t0=$(now)
+	so0=$(swapouts) si0=$(swapins) st0=$(sys_ticks) t0=$(now)
 	gs-memtest --size "${size_kib}K" --mix $MIX --pageout >"$o" 2>&1 || rc=$?
+	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0)) sysf=$(sys_fields "$st0" "$so")
 	[ "$rc" -eq 0 ] || status=failed:$rc
 	secs=$(memtest_field "$o" pageout secs)
-	row "$1,pageout,$status,$((size_kib / 1024)),$(secs_since "$t0"),$(awk -v s="$secs" -v k="$size_kib" 'BEGIN { if (s > 0) printf "%.1f", k / 1024 / s }'),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$(($(swapouts) - so0)),$(($(swapins) - si0)),,"
+	row "$1,pageout,$status,$((size_kib / 1024)),$elapsed,$(awk -v s="$secs" -v k="$size_kib" 'BEGIN { if (s > 0) printf "%.1f", k / 1024 / s }'),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$sysf,$so,$si,,"
 }
 
 # hold_and_swapoff CONFIG: push RAM/2 out and hold it; the kernel memory this costs per used slot
@@ -181,16 +293,16 @@ hold_and_swapoff() {
 	k1=$(kernel_kib)
 	used_kib=$(awk 'NR > 1 { s += $4 } END { print s + 0 }' /proc/swaps)
 	if [ "$used_kib" -gt 0 ]; then
-		row "$1,metadata-per-slot,ok,$((size_kib / 1024)),,,,,,,$(((k1 - k0) * 1024 / (used_kib / 4))),bytes"
+		row_value "$1" metadata-per-slot ok $((size_kib / 1024)) $(((k1 - k0) * 1024 / (used_kib / 4))) bytes
 	else
-		row "$1,metadata-per-slot,invalid,$((size_kib / 1024)),,,,,,,,bytes"
+		row_value "$1" metadata-per-slot invalid $((size_kib / 1024)) "" bytes
 	fi
 	t0=$(now)
 	swapoff -a || status=failed:swapoff
-	row "$1,swapoff,$status,$((used_kib / 1024)),,,,,,,$(secs_since "$t0"),s"
+	row_value "$1" swapoff "$status" $((used_kib / 1024)) "$(secs_since "$t0")" s
 	kill -USR1 "$holder" 2>/dev/null || true
 	wait "$holder" || rc=$?
-	[ "$rc" -eq 0 ] || row "$1,swapoff-verify,failed:$rc,$((size_kib / 1024)),,,,,,,,"
+	[ "$rc" -eq 0 ] || row_value "$1" swapoff-verify "failed:$rc" $((size_kib / 1024)) "" ""
 }
 
 memcg_run() {
@@ -221,7 +333,7 @@ static_cost() {
 	fi
 	gs_expect_call_traces_end
 	config_down >/dev/null 2>&1 || true
-	row "$config,static-${mult}x,$status,$((size_kib / 1024)),,,,,,,$value,KiB"
+	row_value "$config" "static-${mult}x" "$status" $((size_kib / 1024)) "$value" KiB
 }
 
 grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory >/sys/fs/cgroup/cgroup.subtree_control
@@ -234,10 +346,11 @@ done
 for config in "${config_order[@]}"; do
 	printf 'bench: === %s\n' "$config"
 	config_up "$config" "$size_kib" "$SWAP_DISK" >/dev/null || {
-		row "$config,setup,failed,$((size_kib / 1024)),,,,,,,,"
+		row_value "$config" setup failed $((size_kib / 1024)) "" ""
 		config_down
 		continue
 	}
+	[ "${WORKLOADS[*]}" = none ] || warm_up "$config"
 	# Expect at least a quarter of the pages beyond RAM (half of them are zero pages) to be swapped.
 	for workload in "${WORKLOADS[@]}"; do
 		case $workload in
@@ -249,6 +362,7 @@ for config in "${config_order[@]}"; do
 				gs-memtest "${args[@]}"
 			;;
 		memcg-ram/4) memcg_run "$config" ;;
+		procs-[1-9]) procs "$config" "${workload#procs-}" ;;
 		pageout) pageout "$config" ;;
 		swapoff) hold_and_swapoff "$config" ;;
 		none) ;;

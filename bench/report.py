@@ -4,7 +4,9 @@
 
 Reads DIR/results.csv (bench/guest.sh rows from every repetition) and writes DIR/summary.md (medians
 with min..max over the valid runs, ratios against zram and against zswap + swap partition) and, with
-gnuplot, DIR/throughput.png and DIR/static-cost.png.
+gnuplot, DIR/throughput.png, DIR/sys-per-gib.png and DIR/static-cost.png. Configurations, workloads or
+static sizes that were not run (BENCH_CONFIGS, BENCH_WORKLOADS, BENCH_QUICK) show as "-" and "n/a".
+With BENCH_QUICK=1 in the environment the summary says it is a smoke run.
 """
 import csv
 import math
@@ -22,8 +24,15 @@ LABELS = {
     "zswap-swap": "zswap + swap partition",
     "swap": "swap partition",
 }
-THROUGHPUT = ["seq-2x", "rand-2x", "seq-4x", "rand-4x", "memcg-ram/4", "pageout"]
-MULTIPLES = [1, 8, 64, 1000]
+THROUGHPUT = ["seq-2x", "rand-2x", "seq-4x", "rand-4x", "memcg-ram/4", "procs-4", "pageout"]
+MULTIPLES = [1, 8, 64, 1000]  # static-Nx sizes shown when the results have none
+# The configurations whose throughput ratios head the summary; they are all compared over one set of
+# workloads, so that a workload one of them failed does not leave a different set for each pair.
+HEADLINE = ["ghost", "ghost-bdev", "ghost-overflow", "zram", "zswap-swap"]
+FIELDS = ("write_mibps", "read_mibps")
+# The ratio a workload counts for, in the pessimistic geometric means, where the ghost side has runs but
+# none valid (failed, OOM-killed, timed out): half the peer's throughput, not left out.
+FAILED_RATIO = 0.5
 # Per-workload counter deltas (bench/guest.sh COUNTERS), with the short names of the counters table.
 COUNTERS = [("pool_limit_hit", "limit"), ("reject_reclaim_fail", "rrf"), ("written_back_pages", "wb"),
             ("pages_kept", "kept"), ("step_asides", "asides")]
@@ -46,7 +55,8 @@ class Results:
         return [r for r in self.rows if r["config"] == config and r["workload"] == workload]
 
     def values(self, config, workload, field):
-        return [v for v in (num(r[field]) for r in self.runs(config, workload) if r["status"] == "ok")
+        # .get: results.csv from before a column existed has no such field
+        return [v for v in (num(r.get(field)) for r in self.runs(config, workload) if r["status"] == "ok")
                 if v is not None]
 
     def median_any(self, config, workload, field):
@@ -57,6 +67,29 @@ class Results:
     def median(self, config, workload, field):
         vals = self.values(config, workload, field)
         return statistics.median(vals) if vals else None
+
+    def valid(self, config, workload, field):
+        """the median if it is a usable throughput (> 0), else None"""
+        m = self.median(config, workload, field)
+        return m if m is not None and m > 0 else None
+
+    def present(self, config):
+        return any(self.runs(config, w) for w in THROUGHPUT)
+
+    def completed(self, config, workloads=THROUGHPUT):
+        """(ok runs, runs) of config over workloads"""
+        runs = [r for w in workloads for r in self.runs(config, w)]
+        return sum(1 for r in runs if r["status"] == "ok"), len(runs)
+
+    def overlap(self, a, b, workload, field):
+        """whether a's and b's min..max over their valid runs overlap"""
+        va, vb = self.values(a, workload, field), self.values(b, workload, field)
+        return bool(va and vb) and max(min(va), min(vb)) <= min(max(va), max(vb))
+
+    def multiples(self):
+        found = {int(r["workload"][7:-1]) for r in self.rows
+                 if r["workload"].startswith("static-") and r["workload"][7:-1].isdigit()}
+        return sorted(found) or MULTIPLES
 
     def cell(self, config, workload, field, fmt="{:.1f}"):
         """median (min..max) over the valid runs, or why there is none"""
@@ -79,21 +112,65 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
-def geomean_ratio(res, config, peer, workloads=THROUGHPUT):
-    """Geometric mean over throughput workloads (write and read) where both completed."""
-    logs = []
-    for w in workloads:
-        for field in ("write_mibps", "read_mibps"):
-            r = ratio(res.median(config, w, field), res.median(peer, w, field))
-            if r:
-                logs.append(math.log(r))
-    return (math.exp(sum(logs) / len(logs)), len(logs)) if logs else (None, 0)
+def same_set(res):
+    """The (workload, field) pairs where every headline configuration that was run has a valid median,
+    and those configurations."""
+    configs = [c for c in HEADLINE if res.present(c)]
+    pairs = [(w, f) for w in THROUGHPUT for f in FIELDS
+             if configs and all(res.valid(c, w, f) for c in configs)]
+    return pairs, configs
+
+
+def geomean(ratios):
+    return math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else None
+
+
+def geomean_ratio(res, config, peer, pairs):
+    """Geometric mean of the median ratios config/peer over pairs; None unless both have them all."""
+    ratios = [ratio(res.valid(config, w, f), res.valid(peer, w, f)) for w, f in pairs]
+    return None if None in ratios else geomean(ratios)
+
+
+def pessimistic_ratio(res, config, peer):
+    """Geometric mean over the pairs where peer has a valid median, a workload that config ran without a
+    valid run counting FAILED_RATIO; and the number of ratios."""
+    ratios = []
+    for w in THROUGHPUT:
+        if not res.runs(config, w):
+            continue  # not run: nothing failed
+        for f in FIELDS:
+            p = res.valid(peer, w, f)
+            if p is not None:
+                c = res.valid(config, w, f)
+                ratios.append(c / p if c is not None else FAILED_RATIO)
+    return geomean(ratios), len(ratios)
 
 
 def fmt_ratio(r):
     if r is None:
         return "n/a"
     return f"{r:.2f}" if abs(r) >= 0.1 else f"{r:.2g}"
+
+
+def ratio_table(res, peer):
+    """Markdown lines: median MiB/s ratios against peer, flagged where the ranges overlap."""
+    lines = [f"## Ratios of median MiB/s against {LABELS[peer]} (write / read)", "",
+             "| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
+             "|---" * (len(CONFIGS) + 1) + "|"]
+    for w in THROUGHPUT:
+        cells = []
+        for c in CONFIGS:
+            parts = []
+            for f in FIELDS:
+                r = ratio(res.median(c, w, f), res.median(peer, w, f))
+                flag = "~" if r is not None and c != peer and res.overlap(c, peer, w, f) else ""
+                parts.append(fmt_ratio(r) + flag)
+            cells.append(" / ".join(parts))
+        lines.append(f"| {w} | " + " | ".join(cells) + " |")
+    lines += ["", f"`~`: the configuration's min..max over its valid runs overlaps {LABELS[peer]}'s: the "
+              "difference is within the spread between runs (with one valid run each, only equal values "
+              "overlap). n/a: no valid run on one side.", ""]
+    return lines
 
 
 def static_text(res, config, mult):
@@ -106,29 +183,45 @@ def static_text(res, config, mult):
 
 
 def summary(res, out):
-    lines = []
-    g_zram, n1 = geomean_ratio(res, "ghost", "zram")
-    g_zswap, n2 = geomean_ratio(res, "ghost", "zswap-swap")
-    b_zram, n3 = geomean_ratio(res, "ghost-bdev", "zram")
-    b_zswap, n4 = geomean_ratio(res, "ghost-bdev", "zswap-swap")
-    o_zswap, n5 = geomean_ratio(res, "ghost-overflow", "zswap-swap")
-    big = ["seq-4x", "rand-4x"]
-    o_big, n6 = geomean_ratio(res, "ghost-overflow", "zswap-swap", big)
-    o_done = sum(1 for w in big for r in res.runs("ghost-overflow", w) if r["status"] == "ok")
-    o_all = sum(len(res.runs("ghost-overflow", w)) for w in big)
+    lines = ["# ghostswap benchmark", ""]
+    if os.environ.get("BENCH_QUICK") == "1":
+        lines += ["**Smoke run (`BENCH_QUICK=1`)**: one repetition of a reduced set of configurations and "
+                  "workloads; it shows that the benchmark runs, not how the configurations compare.", ""]
+    pairs, configs = same_set(res)
+    big = [p for p in pairs if p[0] in ("seq-4x", "rand-4x")]
+
+    def done(config, workloads=THROUGHPUT):
+        k, n = res.completed(config, workloads)
+        return f"completed {k}/{n} runs" if n else "not run"
+
+    def pess(config, peer):
+        r, n = pessimistic_ratio(res, config, peer)
+        return f"**{fmt_ratio(r)}** ({n} ratios)"
+
     s_ghost = res.median("ghost", "static-1000x", "value")
     s_swap = res.median("swap", "static-1000x", "value")
     s_zram = res.median("zram", "static-1000x", "value")
     lines += [
-        "# ghostswap benchmark",
-        "",
-        f"- throughput ghost/zram: **{fmt_ratio(g_zram)}**; ghost/zswap+swap partition: "
-        f"**{fmt_ratio(g_zswap)}** (geometric mean of {n1} and {n2} median MiB/s ratios)",
-        f"- throughput ghost+backing disk/zram: **{fmt_ratio(b_zram)}**; ghost+backing disk/zswap+swap "
-        f"partition: **{fmt_ratio(b_zswap)}** ({n3} and {n4} ratios)",
-        f"- throughput ghost above swap partition/zswap+swap partition: **{fmt_ratio(o_zswap)}** ({n5} "
-        f"ratios); on the 4 x RAM workloads: **{fmt_ratio(o_big)}** ({n6} ratios), completed "
-        f"{o_done}/{o_all} runs",
+        f"- throughput, geometric means of median MiB/s ratios over the same {len(pairs)} ratios (the "
+        f"workloads x write/read where {', '.join(configs) or 'the compared configurations'} all have a "
+        "valid median):",
+        f"  - ghost/zram: **{fmt_ratio(geomean_ratio(res, 'ghost', 'zram', pairs))}**; ghost/zswap+swap "
+        f"partition: **{fmt_ratio(geomean_ratio(res, 'ghost', 'zswap-swap', pairs))}**; ghost {done('ghost')}",
+        f"  - ghost+backing disk/zram: **{fmt_ratio(geomean_ratio(res, 'ghost-bdev', 'zram', pairs))}**; "
+        "ghost+backing disk/zswap+swap partition: "
+        f"**{fmt_ratio(geomean_ratio(res, 'ghost-bdev', 'zswap-swap', pairs))}**; ghost+backing disk "
+        f"{done('ghost-bdev')}",
+        "  - ghost above swap partition/zswap+swap partition: "
+        f"**{fmt_ratio(geomean_ratio(res, 'ghost-overflow', 'zswap-swap', pairs))}**; ghost above swap "
+        f"partition {done('ghost-overflow')}; on the 4 x RAM workloads: "
+        f"**{fmt_ratio(geomean_ratio(res, 'ghost-overflow', 'zswap-swap', big))}** ({len(big)} of the same "
+        f"ratios), {done('ghost-overflow', ['seq-4x', 'rand-4x'])}",
+        f"- pessimistic, a failed workload counts {FAILED_RATIO} (one the ghost side ran without a valid run: "
+        "failed, OOM-killed, timed out, did not swap; over the workloads x write/read where the peer has a "
+        f"valid median): ghost/zram {pess('ghost', 'zram')}, ghost/zswap+swap partition "
+        f"{pess('ghost', 'zswap-swap')}; ghost+backing disk/zram {pess('ghost-bdev', 'zram')}, "
+        f"ghost+backing disk/zswap+swap partition {pess('ghost-bdev', 'zswap-swap')}; ghost above swap "
+        f"partition/zswap+swap partition {pess('ghost-overflow', 'zswap-swap')}",
         f"- static cost at 1000 x RAM: ghost {static_text(res, 'ghost', 1000)}, zram "
         f"{static_text(res, 'zram', 1000)}, swap partition {static_text(res, 'swap', 1000)}; "
         f"ghost/swap partition: **{fmt_ratio(ratio(s_ghost, s_swap))}**, ghost/zram: "
@@ -137,29 +230,28 @@ def summary(res, out):
         "TCG: only ratios within one table mean anything.",
         "",
     ]
-    for field, title in (("write_mibps", "Write (fill; pageout for `pageout`) MiB/s"),
-                         ("read_mibps", "Read-verify (fault-back) MiB/s"),
-                         ("sys_s", "System time of the workload process, s")):
-        lines += [f"## {title}", "", "| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
+    for field, title, note in (
+            ("write_mibps", "Write (fill; pageout for `pageout`) MiB/s",
+             "`procs-4`: the MiB all four processes filled over the slowest one's fill time; read "
+             "likewise with the verify times."),
+            ("read_mibps", "Read-verify (fault-back) MiB/s", None),
+            ("sys_s", "System time of the workload process, s", "`procs-4`: the sum over its processes."),
+            ("sys_all_s", "System time of the whole machine during the workload, s",
+             "All CPUs' `system` time in /proc/stat: the workload's, kswapd's, kworkers'; not interrupts."),
+            ("sys_s_per_gib", "System time per GiB swapped out (whole machine), s",
+             "The table above over the GiB that `pswpout + zswpout` moved during the workload.")):
+        lines += [f"## {title}", ""] + ([note, ""] if note else [])
+        lines += ["| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
                   "|---" * (len(CONFIGS) + 1) + "|"]
         for w in THROUGHPUT:
-            fmt = "{:.2f}" if field == "sys_s" else "{:.1f}"
+            fmt = "{:.2f}" if field.startswith("sys_") else "{:.1f}"
             lines.append(f"| {w} | " + " | ".join(res.cell(c, w, field, fmt) for c in CONFIGS) + " |")
         lines.append("")
-    lines += ["## Ratios of median MiB/s against zram (write / read)", "",
-              "| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
-              "|---" * (len(CONFIGS) + 1) + "|"]
-    for w in THROUGHPUT:
-        cells = []
-        for c in CONFIGS:
-            wr = ratio(res.median(c, w, "write_mibps"), res.median("zram", w, "write_mibps"))
-            rd = ratio(res.median(c, w, "read_mibps"), res.median("zram", w, "read_mibps"))
-            cells.append(f"{fmt_ratio(wr)} / {fmt_ratio(rd)}")
-        lines.append(f"| {w} | " + " | ".join(cells) + " |")
-    lines += ["", "## Static cost: kernel memory (Slab + VmallocUsed + Percpu) of swapon, KiB", "",
+    lines += ratio_table(res, "zram") + ratio_table(res, "zswap-swap")
+    lines += ["## Static cost: kernel memory (Slab + VmallocUsed + Percpu) of swapon, KiB", "",
               "| device size | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
               "|---" * (len(CONFIGS) + 1) + "|"]
-    for m in MULTIPLES:
+    for m in res.multiples():
         lines.append(f"| {m} x RAM | " + " | ".join(static_text(res, c, m) for c in CONFIGS) + " |")
     lines += ["", "## Other", "", "| measure | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
               "|---" * (len(CONFIGS) + 1) + "|",
@@ -167,6 +259,8 @@ def summary(res, out):
               + " | ".join(res.cell(c, "metadata-per-slot", "value", "{:.0f}") for c in CONFIGS) + " |",
               "| swapoff of RAM/2 swapped out, s | "
               + " | ".join(res.cell(c, "swapoff", "value", "{:.2f}") for c in CONFIGS) + " |",
+              "| procs-4: median per-process fill MiB/s | "
+              + " | ".join(res.cell(c, "procs-4", "value", "{:.1f}") for c in CONFIGS) + " |",
               ""]
     lines += ["## zswap and ghostswap counters over each workload, median", "",
               "limit: zswap `pool_limit_hit`, rrf: `reject_reclaim_fail`, wb: `written_back_pages`, "
@@ -191,19 +285,31 @@ def summary(res, out):
         f.write("\n".join(lines))
 
 
+def histogram_data(res, path, field, configs):
+    """a gnuplot histogram's data: median field per workload (rows) and configuration (columns)"""
+    with open(path, "w") as f:
+        f.write("workload " + " ".join(f'"{LABELS[c]}"' for c in configs) + "\n")
+        for w in [w for w in THROUGHPUT if any(res.runs(c, w) for c in configs)] or THROUGHPUT:
+            vals = [res.median(c, w, field) for c in configs]
+            f.write(w + " " + " ".join("0" if v is None else f"{v:.3f}" for v in vals) + "\n")
+
+
 def plots(res, out):
+    # Only the configurations and workloads that were run (BENCH_CONFIGS, BENCH_WORKLOADS, BENCH_QUICK):
+    # no empty bars or lines.
+    shown = [c for c in CONFIGS if res.present(c)] or CONFIGS
     tdat = os.path.join(out, "throughput.dat")
-    with open(tdat, "w") as f:
-        f.write("workload " + " ".join(f'"{LABELS[c]}"' for c in CONFIGS) + "\n")
-        for w in THROUGHPUT:
-            vals = [res.median(c, w, "write_mibps") for c in CONFIGS]
-            f.write(w + " " + " ".join("0" if v is None else f"{v:.2f}" for v in vals) + "\n")
+    histogram_data(res, tdat, "write_mibps", shown)
+    gdat = os.path.join(out, "sys-per-gib.dat")
+    histogram_data(res, gdat, "sys_s_per_gib", shown)
     sdat = os.path.join(out, "static-cost.dat")
-    static = any(res.median(c, f"static-{m}x", "value") is not None for c in CONFIGS for m in MULTIPLES)
+    multiples = res.multiples()
+    static = [c for c in CONFIGS
+              if any(res.median(c, f"static-{m}x", "value") is not None for m in multiples)]
     with open(sdat, "w") as f:
-        for c in CONFIGS:
+        for c in static:
             f.write(f'"{LABELS[c]}"\n')
-            for m in MULTIPLES:
+            for m in multiples:
                 v = res.median(c, f"static-{m}x", "value")
                 if v is not None:
                     f.write(f"{m} {max(v, 1):.0f}\n")
@@ -216,10 +322,14 @@ set title 'Write throughput, median MiB/s (TCG guest: compare bars, not absolute
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid border -1
-set key outside right top
+set key below
 set ylabel 'MiB/s'
 set yrange [0:*]
-plot for [i=2:{len(CONFIGS) + 1}] '{tdat}' using i:xtic(1) title columnheader(i)
+plot for [i=2:{len(shown) + 1}] '{tdat}' using i:xtic(1) title columnheader(i)
+set output '{out}/sys-per-gib.png'
+set title 'System time of the whole machine per GiB swapped out, median s (TCG guest: compare bars)'
+set ylabel 's/GiB'
+plot for [i=2:{len(shown) + 1}] '{gdat}' using i:xtic(1) title columnheader(i)
 """
     if static:  # none with BENCH_STATIC=0
         script += f"""
@@ -230,7 +340,7 @@ set logscale xy
 set xlabel 'device size, x RAM'
 set ylabel 'KiB (Slab + VmallocUsed + Percpu; <= 1 plotted at 1)'
 set xrange [0.7:1500]
-plot for [i=0:{len(CONFIGS) - 1}] '{sdat}' index i using 1:2 title columnheader(1)
+plot for [i=0:{len(static) - 1}] '{sdat}' index i using 1:2 title columnheader(1)
 """
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
