@@ -258,11 +258,13 @@ static bool ghost_folio_zero_filled(struct folio *folio)
 	return zero;
 }
 
-/* Whether zswap, for some cgroup, or the backend could store a folio now */
+/*
+ * Whether zswap could store a folio of some cgroup now, or the backend has
+ * room or is making some (its cleaner)
+ */
 static bool ghost_has_room(void)
 {
-	return zswap_may_store(NULL) ||
-	       (ghost.backend && ghost.backend->may_write());
+	return zswap_may_store(NULL) || (ghost.backend && !ghost.backend->full());
 }
 
 /*

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034  # GS_BACKING, GHOST_MODULE_PARAMS: read by tests/lib/ghost.sh
 # A fragmented backing disk for the cleaner's tests, sourced after tests/lib/backend.sh: a 256 MiB loop
-# device in 8 MiB segments (32), zswap off. frag_fill leaves the first 24 segments half used (holders A
-# and B of 4 MiB each push their pages out in turn, then every B exits), beside 8 free segments, one of
-# them reserved for the cleaner; frag_write then pushes out 72 MiB more, in writers of 8 MiB: 40 MiB more
-# than the free segments hold (the cleaner keeps three free).
+# device in 8 MiB segments (32), zswap off. frag_fill leaves the first 24 segments partly used (by
+# default half: holders A and B of 4 MiB each push their pages out in turn, then every B exits), beside 8
+# free segments, one of them reserved for the cleaner; frag_write then pushes out more, in writers of 8
+# MiB, than the free segments hold (the cleaner keeps three free).
 
 FRAG_SEG_PAGES=$((8 << 20 >> 12))
 FRAG_HOLDERS=() # NAME:PID of the holders still alive
@@ -46,12 +46,13 @@ frag_release() {
 	FRAG_HOLDERS=("${keep[@]}")
 }
 
-# frag_fill: 24 segments half used by the A holders, 8 free.
+# frag_fill [LIVE_MIB]: 24 segments each holding LIVE_MIB (1 to 7, default 4) of the A holders' pages
+# and 8 - LIVE_MIB free, 8 segments free.
 frag_fill() {
-	local i b=() in_used
+	local live=${1:-4} i b=() in_used
 	for i in $(seq 24); do
-		frag_hold "a$i" 4
-		frag_hold "b$i" 4
+		frag_hold "a$i" "$live"
+		frag_hold "b$i" $((8 - live))
 		b+=("b$i:$FRAG_PID")
 	done
 	for i in "${b[@]}"; do
@@ -60,7 +61,7 @@ frag_fill() {
 	in_used=$(ghost_stat backend_free_in_used)
 	gs_log "after the B holders exit: $(ghost_stat backend_segments_used) segments in use," \
 		"$((in_used * 4 / 1024)) MiB free in them"
-	[ "$in_used" -ge $((FRAG_SEG_PAGES * 22 / 2)) ] ||
+	[ "$in_used" -ge $((FRAG_SEG_PAGES * 22 * (8 - live) / 8)) ] ||
 		gs_fail "only $in_used blocks free in used segments: the disk is not fragmented"
 }
 
@@ -88,4 +89,38 @@ frag_verify() {
 	done
 	swapoff "$GS_DEV" || gs_fail "swapoff failed"
 	backend_check_empty
+}
+
+# frag_scenario LIVE_MIB WRITERS: the cleaner's target on a disk whose 24 used segments hold LIVE_MIB of 8
+# MiB each (frag_fill): writers w1..wWRITERS push out 8 MiB each, more than the free segments hold, each
+# three times with verifies in between (as reclaim comes back to pages it could not swap out while the
+# cleaner was freeing room). With 30 % of the disk still free at the end: at least 95 % of every
+# writer's pages reached the disk, no write found it full, the cleaner moved blocks (write amplification
+# at most 1.5, 95 % of writes sequential, no error), and every holder verifies, the first ones reading
+# back pages from where the cleaner moved them.
+frag_scenario() {
+	local full0 moved0 written0 writes0 seq0 cleaned0 host moved full cleaned free_pct wa
+	frag_setup
+	frag_fill "$1"
+	full0=$(ghost_stat backend_full) moved0=$(ghost_stat backend_blocks_moved)
+	written0=$(ghost_stat backend_bytes_written) writes0=$(ghost_stat backend_writes)
+	seq0=$(ghost_stat backend_writes_sequential) cleaned0=$(ghost_stat backend_segments_cleaned)
+	frag_write 1 "$2" --passes 2
+	host=$((($(ghost_stat backend_bytes_written) - written0) / 4096))
+	moved=$(($(ghost_stat backend_blocks_moved) - moved0))
+	full=$(($(ghost_stat backend_full) - full0)) cleaned=$(($(ghost_stat backend_segments_cleaned) - cleaned0))
+	free_pct=$((100 - $(ghost_stat backend_pages) * 100 / (32 * FRAG_SEG_PAGES)))
+	backend_report
+	wa=$(((host + moved) * 100 / host))
+	gs_log "writers: $host pages written, $moved moved by the cleaner ($cleaned segments cleaned):" \
+		"write amplification $((wa / 100)).$((wa % 100 / 10))$((wa % 10)); $free_pct % of the disk free"
+	[ "${#FRAG_SHORT[@]}" -eq 0 ] || gs_fail "writers that could not push out 95 % of their pages: ${FRAG_SHORT[*]}"
+	[ "$free_pct" -ge 30 ] || gs_fail "only $free_pct % of the disk is free: the scenario is mis-sized"
+	[ "$full" -eq 0 ] || gs_fail "$full writes found the disk full"
+	[ "$cleaned" -gt 0 ] || gs_fail "the cleaner cleaned no segment (moved $moved blocks)"
+	[ "$moved" -gt 0 ] || gs_fail "the cleaner moved no block"
+	[ "$wa" -le 150 ] || gs_fail "write amplification above 1.5"
+	[ "$(ghost_stat backend_clean_errors)" -eq 0 ] || gs_fail "the cleaner had I/O errors"
+	backend_check_sequential "$writes0" "$seq0"
+	frag_verify
 }
