@@ -36,8 +36,10 @@ done
 total=$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo) free=$(awk '$1 == "SwapFree:" { print $2 }' /proc/meminfo)
 used=$(($(ghost_stat slots_used) * 4))
 gs_log "SwapTotal $total kB, SwapFree $free kB, used $used kB"
-[ "$free" -le "$total" ] && [ $((total - free - used)) -le 1024 ] && [ $((total - free - used)) -ge -1024 ] ||
+off=$((total - free - used))
+if [ "$free" -gt "$total" ] || [ "$off" -gt 1024 ] || [ "$off" -lt -1024 ]; then
 	gs_fail "SwapFree $free kB does not match SwapTotal $total kB less the $used kB in use"
+fi
 
 echo 20 >/sys/module/zswap/parameters/max_pool_percent
 zswpout0=$(gs_vmstat zswpout)
