@@ -24,7 +24,7 @@ overflow_report
 gs_log "gs-memtest exit $rc after $secs s, OOM kills +$kills"
 if [ "$rc" -ne 137 ] || [ "$kills" -lt 1 ]; then gs_fail "the workload was not OOM-killed (exit $rc, OOM kills +$kills)"; fi
 [ "$(($(ghost_stat full_periods) - periods0))" -gt 0 ] || gs_fail "the device never counted as full"
-[ "$secs" -le 300 ] || gs_fail "the OOM kill took $secs s (want <= 300)"
+[ "$secs" -le 180 ] || gs_fail "the OOM kill took $secs s (want <= 180)"
 
 # The killed workload's pages left the pool: within a few polls the device has room, and SwapFree
 # counts its free slots again (only its used slots are missing from SwapTotal).
