@@ -259,17 +259,19 @@ static bool ghost_folio_zero_filled(struct folio *folio)
 }
 
 /*
- * Whether zswap could store a folio of some cgroup now, or the backend has
- * room or is making some (its cleaner)
+ * Whether zswap could store a folio of some cgroup now.  A device with a
+ * backend is never full: its disk makes room by cleaning, and declining
+ * every folio until the next poll would starve one-shot writers such as
+ * MADV_PAGEOUT while it does; the backend declines folios one by one.
  */
 static bool ghost_has_room(void)
 {
-	return zswap_may_store(NULL) || (ghost.backend && !ghost.backend->full());
+	return ghost.backend || zswap_may_store(NULL);
 }
 
 /*
- * The device is full while neither zswap (for any cgroup) nor the backend has
- * room.  Declining each folio then is not enough: reclaim would still count
+ * The device is full while it has no backend and zswap has no room for any
+ * cgroup.  Declining each folio then is not enough: reclaim would still count
  * our free slots as swap space, go on isolating anonymous folios only to keep
  * them, and hold off the OOM killer for minutes.  So the free slots are
  * withheld from the swap core's count until there is room again.  Nothing

@@ -41,8 +41,6 @@
  * @submit_read: as swap_ops->submit_read
  * @may_write: whether a write would find room on a working device now;
  *	called without sleeping before every slot the device hands out
- * @full: whether the device has no room, and will not have any until
- *	blocks are freed (not: while room is being made, or after errors)
  *
  * The swap_ops callbacks are only called between @swapon and the end of
  * swapoff, with the semantics of include/linux/swap_ops.h.
@@ -61,7 +59,6 @@ struct ghost_backend {
 	void (*submit_write)(struct swap_io_ctx *ctx);
 	void (*submit_read)(struct swap_io_ctx *ctx);
 	bool (*may_write)(void);
-	bool (*full)(void);
 };
 
 extern const struct ghost_backend ghost_bdev_backend;

@@ -570,13 +570,6 @@ static void bdev_submit_read(struct swap_io_ctx *ctx)
 	bdev_submit_sio(sio, REQ_OP_READ, bdev_read_end_io);
 }
 
-/* For a while after a write error, the device takes no pages. */
-static bool bdev_error_backoff(void)
-{
-	return READ_ONCE(gb.error) &&
-	       time_before(jiffies, READ_ONCE(gb.error_at) + BDEV_ERROR_BACKOFF);
-}
-
 /*
  * Asked before every slot the device hands out, so lockless.  A folio
  * given a slot is unmapped at once but gets its blocks only when its batch
@@ -594,44 +587,14 @@ static bool bdev_may_write(void)
 	u32 segs = bdev_free_segments();
 	u64 free = 0;
 
-	if (bdev_error_backoff())
+	if (READ_ONCE(gb.error) &&
+	    time_before(jiffies, READ_ONCE(gb.error_at) + BDEV_ERROR_BACKOFF))
 		return false;
 	if (segs > gb.reserve)
 		free = (u64)(segs - gb.reserve) * gb.seg_blocks;
 	if (seg < gb.nr_segs && next < (seg + 1) * gb.seg_blocks)
 		free += (seg + 1) * gb.seg_blocks - next;
 	return free > headroom;
-}
-
-/*
- * Blocks of segments in use that hold nothing: what the cleaner can win.
- * Lockless, so approximate.
- */
-static long bdev_free_in_used(void)
-{
-	long free = atomic_long_read(&bdev_segments_used) * gb.seg_blocks -
-		    atomic_long_read(&bdev_pages);
-	int i;
-
-	for (i = 0; i < BDEV_HEADS; i++) {
-		u32 seg = READ_ONCE(gb.head[i].seg);
-
-		if (seg < gb.nr_segs)
-			free -= (seg + 1) * gb.seg_blocks -
-				READ_ONCE(gb.head[i].next);
-	}
-	return max(free, 0L);
-}
-
-/*
- * Full: no room for a write, and cleaning cannot make a segment's worth.
- * While the cleaner is catching up, or after a write error, the device
- * only declines folios one by one (bdev_may_write()).
- */
-static bool bdev_is_full(void)
-{
-	return !bdev_error_backoff() && !bdev_may_write() &&
-	       bdev_free_in_used() < gb.seg_blocks;
 }
 
 static void bdev_swapon(struct swap_info_struct *sis)
@@ -1105,11 +1068,23 @@ GHOST_COUNTER_ATTR(backend_segments_cleaned, bdev_segments_cleaned);
 GHOST_COUNTER_ATTR(backend_blocks_moved, bdev_blocks_moved);
 GHOST_COUNTER_ATTR(backend_clean_errors, bdev_clean_errors);
 
+/* Blocks of segments in use that hold nothing: what the cleaner can win */
 static ssize_t backend_free_in_used_show(struct device *dev,
 					 struct device_attribute *attr,
 					 char *buf)
 {
-	return sysfs_emit(buf, "%ld\n", bdev_free_in_used());
+	long free = atomic_long_read(&bdev_segments_used) * gb.seg_blocks -
+		    atomic_long_read(&bdev_pages);
+	int i;
+
+	for (i = 0; i < BDEV_HEADS; i++) {
+		u32 seg = READ_ONCE(gb.head[i].seg);
+
+		if (seg < gb.nr_segs)
+			free -= (seg + 1) * gb.seg_blocks -
+				READ_ONCE(gb.head[i].next);
+	}
+	return sysfs_emit(buf, "%ld\n", max(free, 0L));
 }
 static DEVICE_ATTR_RO(backend_free_in_used);
 
@@ -1196,5 +1171,4 @@ const struct ghost_backend ghost_bdev_backend = {
 	.submit_write	= bdev_submit_write,
 	.submit_read	= bdev_submit_read,
 	.may_write	= bdev_may_write,
-	.full		= bdev_is_full,
 };
