@@ -131,6 +131,7 @@ static struct ghost_bdev {
 	u32 reserve;			/* segments kept for the cleaner */
 	u32 clean_low;			/* clean while this many or fewer free */
 	u32 victim;			/* being cleaned; nr_segs: none */
+	u32 unfinished;			/* to clean next (clean_work only) */
 	unsigned long error_at;		/* jiffies of the last write error */
 	bool error;			/* error_at is set */
 	struct work_struct discard_work;
@@ -594,7 +595,15 @@ static bool bdev_may_write(void)
 		free = (u64)(segs - gb.reserve) * gb.seg_blocks;
 	if (seg < gb.nr_segs && next < (seg + 1) * gb.seg_blocks)
 		free += (seg + 1) * gb.seg_blocks - next;
-	return free > headroom;
+	if (free > headroom)
+		return true;
+	/*
+	 * The cleaner is kicked by blocks freed and segments opened, neither
+	 * of which happens while writes are turned away: a run that an I/O
+	 * error cut short would otherwise not be retried.
+	 */
+	queue_work(system_dfl_wq, &gb.clean_work);
+	return false;
 }
 
 static void bdev_swapon(struct swap_info_struct *sis)
@@ -754,6 +763,10 @@ static void bdev_clean_segment(u32 victim, struct bdev_move *mv,
  * clean segments, the least used first, until more than @clean_low are.  Segments
  * with more than three quarters of their blocks live are left alone (each
  * block freed would cost more than three moved) unless the device is full.
+ *
+ * A segment not emptied (an I/O error, or no room left) is cleaned first
+ * at the next kick: its copies freed blocks in it but no segment, and so
+ * would those of other segments, half cleaned, until the reserve is gone.
  */
 static void bdev_clean_work(struct work_struct *work)
 {
@@ -770,7 +783,9 @@ static void bdev_clean_work(struct work_struct *work)
 	while (bdev_free_segments() <= gb.clean_low) {
 		max_live = bdev_free_segments() <= gb.reserve ?
 			   gb.seg_blocks : gb.seg_blocks * 3 / 4 + 1;
-		victim = bdev_pick_victim(max_live);
+		victim = gb.unfinished;
+		if (victim >= gb.nr_segs)
+			victim = bdev_pick_victim(max_live);
 		if (victim >= gb.nr_segs)
 			break;
 		for (i = 0; i < BDEV_CLEAN_BATCH; i++) {
@@ -782,7 +797,11 @@ static void bdev_clean_work(struct work_struct *work)
 		spin_lock_irqsave(&gb.lock, flags);
 		if (!bdev_victim_ok(victim)) {
 			spin_unlock_irqrestore(&gb.lock, flags);
-			break;
+			if (victim != gb.unfinished)
+				break;
+			/* Its slots were freed meanwhile */
+			gb.unfinished = gb.nr_segs;
+			continue;
 		}
 		gb.victim = victim;
 		spin_unlock_irqrestore(&gb.lock, flags);
@@ -797,8 +816,11 @@ static void bdev_clean_work(struct work_struct *work)
 		if (emptied)
 			bdev_segment_empty(victim);
 		spin_unlock_irqrestore(&gb.lock, flags);
-		if (!emptied)
+		if (!emptied) {
+			gb.unfinished = victim;
 			break;
+		}
+		gb.unfinished = gb.nr_segs;
 		atomic_long_inc(&bdev_segments_cleaned);
 		flush_work(&gb.discard_work);
 	}
@@ -957,6 +979,7 @@ static int bdev_attach(const char *path)
 	for (i = 0; i < BDEV_HEADS; i++)
 		gb.head[i] = (struct bdev_head){ .seg = gb.nr_segs };
 	gb.victim = gb.nr_segs;
+	gb.unfinished = gb.nr_segs;
 	gb.reserve = nr_segs > 2 ? BDEV_RESERVE_SEGS : 0;
 	gb.clean_low = max(gb.reserve + 1, nr_segs / 16);
 	atomic_long_set(&bdev_segments, gb.nr_segs);

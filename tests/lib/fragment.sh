@@ -65,13 +65,14 @@ frag_fill() {
 		gs_fail "only $in_used blocks free in used segments: the disk is not fragmented"
 }
 
-# frag_write FIRST LAST [ARGS...]: writers wFIRST..wLAST of 8 MiB (w1..w9 in all, gs-memtest ARGS added),
-# each once more than two segments are free (the cleaner caught up). Adds to FRAG_SHORT the writers that
+# frag_write FIRST LAST [ARGS...]: writers wFIRST..wLAST of 8 MiB (gs-memtest ARGS added), each once more
+# than two segments are free (the cleaner caught up) or after 60 s. Adds to FRAG_SHORT the writers that
 # could not push out 95 % of their pages. From w6 on, the cleaner runs.
 frag_write() {
-	local i swapped
+	local i swapped t0
 	for i in $(seq "$1" "$2"); do
-		for _ in $(seq 600); do
+		t0=$SECONDS
+		while [ $((SECONDS - t0)) -lt 60 ]; do
 			[ $(($(ghost_stat backend_segments) - $(ghost_stat backend_segments_used))) -gt 2 ] && break
 			sleep 0.2
 		done

@@ -1,1 +1,0 @@
-../backend/080-fragmented.sh
