@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# A workload of 2 x RAM, zero, compressible and incompressible pages mixed, verified page by page, goes
-# through zswap on /dev/ghostswap with no mismatch, and nothing is ever written to a disk (pswpout).
+# A workload of 2 x RAM (1.5 x on the debug kernel: ghost_integrity_kib), zero, compressible and
+# incompressible pages mixed, verified page by page, goes through zswap on /dev/ghostswap with no
+# mismatch, and nothing is ever written to a disk (pswpout).
 . tests/lib/ghost.sh
 ghost_setup
-mem_kib=$(ghost_mem_kib)
+size_kib=$(ghost_integrity_kib)
 mix=$(ghost_integrity_mix)
-pages=$((mem_kib * 2 / 4))
+pages=$((size_kib / 4))
 pswpout0=$(gs_vmstat pswpout) zswpout0=$(gs_vmstat zswpout) zswpin0=$(gs_vmstat zswpin)
-ghost_pressure gs-memtest --size $((mem_kib * 2))K --mix "$mix" ||
+ghost_pressure gs-memtest --size "${size_kib}K" --mix "$mix" ||
 	gs_fail "gs-memtest reported mismatches or failed"
 zswpout=$(($(gs_vmstat zswpout) - zswpout0)) zswpin=$(($(gs_vmstat zswpin) - zswpin0))
 pswpout=$(($(gs_vmstat pswpout) - pswpout0))

@@ -1,1 +1,0 @@
-../ghost/040-integrity-2x-ram.sh

@@ -1,0 +1,1 @@
+../ghost/040-integrity.sh
