@@ -44,6 +44,8 @@
 #define BDEV_RESERVE_SEGS	1
 /* Blocks the cleaner copies at a time */
 #define BDEV_CLEAN_BATCH	64
+/* Tries of each cleaner read or write before its blocks are left in place */
+#define BDEV_CLEAN_TRIES	3
 
 /*********************************
  * statistics
@@ -62,7 +64,7 @@ static atomic_long_t bdev_segments_used;	/* not free for writing */
 static atomic_long_t bdev_segments;		/* on the attached device */
 static atomic_long_t bdev_segments_cleaned;
 static atomic_long_t bdev_blocks_moved;		/* by the cleaner */
-static atomic_long_t bdev_clean_errors;		/* failed cleaner reads/writes */
+static atomic_long_t bdev_clean_errors;		/* failed tries of cleaner I/O */
 
 /*********************************
  * tunables
@@ -99,7 +101,8 @@ enum { BDEV_HOST, BDEV_CLEANER, BDEV_HEADS };
  * locked or writeback folio, which stops it from being freed or rewritten.
  * Exceptions: write completions set @error and @error_at without it, and
  * bdev_may_write() reads those and the host's @head without it: a stale
- * answer only sends a page where it would have gone before.
+ * answer only sends a page where it would have gone before.  The cleaner
+ * reads @unfinished without it, and checks its choice under it.
  *
  * @rmap maps each block back to the slot whose data it holds, so that the
  * cleaner can move it: set with the slot's map entry, cleared when the
@@ -131,11 +134,11 @@ static struct ghost_bdev {
 	u32 reserve;			/* segments kept for the cleaner */
 	u32 clean_low;			/* clean while this many or fewer free */
 	u32 victim;			/* being cleaned; nr_segs: none */
-	u32 unfinished;			/* to clean next (clean_work only) */
+	u32 unfinished;			/* to clean next; nr_segs: none */
 	unsigned long error_at;		/* jiffies of the last write error */
 	bool error;			/* error_at is set */
 	struct work_struct discard_work;
-	struct work_struct clean_work;
+	struct delayed_work clean_work;
 } gb = {
 	.lock = __SPIN_LOCK_UNLOCKED(gb.lock),
 };
@@ -150,6 +153,11 @@ static u32 bdev_free_segments(void)
 	return gb.nr_segs - atomic_long_read(&bdev_segments_used);
 }
 
+static void bdev_clean_kick(void)
+{
+	queue_delayed_work(system_dfl_wq, &gb.clean_work, 0);
+}
+
 static void bdev_segment_ready(u32 seg)
 {
 	__set_bit(seg, gb.seg_free);
@@ -160,6 +168,8 @@ static void bdev_segment_ready(u32 seg)
 static void bdev_segment_empty(u32 seg)
 {
 	lockdep_assert_held(&gb.lock);
+	if (seg == gb.unfinished)
+		WRITE_ONCE(gb.unfinished, gb.nr_segs);
 	if (gb.discard) {
 		__set_bit(seg, gb.seg_trim);
 		queue_work(system_dfl_wq, &gb.discard_work);
@@ -203,7 +213,7 @@ static bool bdev_segment_next(struct bdev_head *h)
 	WRITE_ONCE(h->next, seg * gb.seg_blocks);
 out:
 	if (bdev_free_segments() <= gb.clean_low)
-		queue_work(system_dfl_wq, &gb.clean_work);
+		bdev_clean_kick();
 	return h->seg < gb.nr_segs;
 }
 
@@ -243,7 +253,7 @@ static void bdev_put_block(u32 block)
 	if (!--gb.seg_live[seg] && !bdev_is_head(seg) && seg != gb.victim)
 		bdev_segment_empty(seg);
 	else if (bdev_free_segments() <= gb.clean_low)
-		queue_work(system_dfl_wq, &gb.clean_work);
+		bdev_clean_kick();
 }
 
 static void bdev_free_block(u32 block)
@@ -595,15 +605,7 @@ static bool bdev_may_write(void)
 		free = (u64)(segs - gb.reserve) * gb.seg_blocks;
 	if (seg < gb.nr_segs && next < (seg + 1) * gb.seg_blocks)
 		free += (seg + 1) * gb.seg_blocks - next;
-	if (free > headroom)
-		return true;
-	/*
-	 * The cleaner is kicked by blocks freed and segments opened, neither
-	 * of which happens while writes are turned away: a run that an I/O
-	 * error cut short would otherwise not be retried.
-	 */
-	queue_work(system_dfl_wq, &gb.clean_work);
-	return false;
+	return free > headroom;
 }
 
 static void bdev_swapon(struct swap_info_struct *sis)
@@ -656,12 +658,18 @@ static bool bdev_victim_ok(u32 seg)
 
 /*
  * Read the pages of @mv[0..@nr) from their blocks, or write them to their
- * new ones: a bio per run of consecutive blocks.  A failed run is not ok.
+ * new ones: a bio per run of consecutive blocks, tried again on an error
+ * (each failed try is counted).  A run that fails every try is not ok.
+ * Returns false if one did.  A failed write is tried again on the same
+ * blocks, which no slot points to yet: the reserve is sized for copies of
+ * the blocks of one segment, not for copies thrown away.
  */
-static void bdev_clean_rw(struct bdev_move *mv, struct page **pages, int nr,
+static bool bdev_clean_rw(struct bdev_move *mv, struct page **pages, int nr,
 			  bool write)
 {
-	int i = 0, j, k;
+	int i = 0, j, k, try;
+	bool all_ok = true;
+	int err;
 
 	while (i < nr) {
 		u32 block = write ? mv[i].to : mv[i].from;
@@ -674,34 +682,46 @@ static void bdev_clean_rw(struct bdev_move *mv, struct page **pages, int nr,
 		for (j = i + 1; j < nr && mv[j].ok &&
 		     (write ? mv[j].to : mv[j].from) == block + j - i; j++)
 			;
-		bio = bio_alloc(gb.bdev, j - i,
-				write ? REQ_OP_WRITE : REQ_OP_READ, GFP_KERNEL);
-		bio->bi_iter.bi_sector = (sector_t)block * BDEV_SECTORS_PER_BLOCK;
-		for (k = i; k < j; k++)
-			__bio_add_page(bio, pages[k], PAGE_SIZE, 0);
-		if (submit_bio_wait(bio)) {
+		for (try = 0; try < BDEV_CLEAN_TRIES; try++) {
+			bio = bio_alloc(gb.bdev, j - i,
+					write ? REQ_OP_WRITE : REQ_OP_READ,
+					GFP_KERNEL);
+			bio->bi_iter.bi_sector =
+				(sector_t)block * BDEV_SECTORS_PER_BLOCK;
+			for (k = i; k < j; k++)
+				__bio_add_page(bio, pages[k], PAGE_SIZE, 0);
+			err = submit_bio_wait(bio);
+			bio_put(bio);
+			if (!err)
+				break;
 			atomic_long_inc(&bdev_clean_errors);
-			pr_err_ratelimited("cleaner: %s error on %d blocks from %u, left where they were\n",
-					   write ? "write" : "read", j - i, block);
+		}
+		if (err) {
+			pr_err_ratelimited("cleaner: %s error %d on %d blocks from %u, left where they were\n",
+					   write ? "write" : "read", err, j - i,
+					   block);
 			for (k = i; k < j; k++)
 				mv[k].ok = false;
+			all_ok = false;
 		}
-		bio_put(bio);
 		i = j;
 	}
+	return all_ok;
 }
 
 /*
  * Copy the live blocks of @victim to the log head, a batch at a time, and
  * point their slots at the copies.  A slot freed or rewritten meanwhile
  * keeps what it has now, and its copy is dropped; a block that could not
- * be copied stays where it is.
+ * be copied stays where it is.  Returns -EIO if I/O errors left blocks
+ * behind, -ENOSPC if the cleaner's head found no room, else 0.
  */
-static void bdev_clean_segment(u32 victim, struct bdev_move *mv,
-			       struct page **pages)
+static int bdev_clean_segment(u32 victim, struct bdev_move *mv,
+			      struct page **pages)
 {
 	u32 block = victim * gb.seg_blocks, end = block + gb.seg_blocks;
 	u32 run = 0, start = 0, want;
+	bool room = true, io_ok = true;
 	unsigned long flags;
 	int nr, i;
 
@@ -718,7 +738,7 @@ static void bdev_clean_segment(u32 victim, struct bdev_move *mv,
 		spin_unlock_irqrestore(&gb.lock, flags);
 		if (!nr)
 			break;
-		bdev_clean_rw(mv, pages, nr, false);
+		io_ok &= bdev_clean_rw(mv, pages, nr, false);
 
 		spin_lock_irqsave(&gb.lock, flags);
 		for (want = 0, i = 0; i < nr; i++)
@@ -731,6 +751,7 @@ static void bdev_clean_segment(u32 victim, struct bdev_move *mv,
 						     want, &start);
 			if (!run) {
 				mv[i].ok = false;
+				room = false;
 				continue;
 			}
 			mv[i].to = start++;
@@ -739,7 +760,7 @@ static void bdev_clean_segment(u32 victim, struct bdev_move *mv,
 		}
 		spin_unlock_irqrestore(&gb.lock, flags);
 
-		bdev_clean_rw(mv, pages, nr, true);
+		io_ok &= bdev_clean_rw(mv, pages, nr, true);
 
 		spin_lock_irqsave(&gb.lock, flags);
 		for (i = 0; i < nr; i++) {
@@ -755,18 +776,24 @@ static void bdev_clean_segment(u32 victim, struct bdev_move *mv,
 			atomic_long_inc(&bdev_blocks_moved);
 		}
 		spin_unlock_irqrestore(&gb.lock, flags);
+		if (!room)
+			return -ENOSPC;
 	}
+	return io_ok ? 0 : -EIO;
 }
 
 /*
  * Kicked when a segment is opened or a block freed and few are left free:
- * clean segments, the least used first, until more than @clean_low are.  Segments
- * with more than three quarters of their blocks live are left alone (each
- * block freed would cost more than three moved) unless the device is full.
+ * clean segments, the least used first, until more than @clean_low are.
+ * Segments with more than three quarters of their blocks live are left
+ * alone (each block freed would cost more than three moved) unless the
+ * device is full.
  *
- * A segment not emptied (an I/O error, or no room left) is cleaned first
- * at the next kick: its copies freed blocks in it but no segment, and so
- * would those of other segments, half cleaned, until the reserve is gone.
+ * A segment not emptied (I/O errors, or no room left) is the first cleaned
+ * next time: the copies made for it freed blocks in it but no segment, and
+ * so would those of other segments, half cleaned, until the reserve is
+ * gone.  After I/O errors the work comes back by itself, a back-off later:
+ * nothing else may wake it, as writes are turned away for lack of room.
  */
 static void bdev_clean_work(struct work_struct *work)
 {
@@ -774,8 +801,8 @@ static void bdev_clean_work(struct work_struct *work)
 	struct bdev_move *mv;
 	unsigned long flags;
 	u32 victim, max_live;
-	bool emptied;
-	int i;
+	bool emptied, retry = false;
+	int i, ret;
 
 	mv = kmalloc_array(BDEV_CLEAN_BATCH, sizeof(*mv), GFP_KERNEL);
 	if (!mv)
@@ -783,7 +810,7 @@ static void bdev_clean_work(struct work_struct *work)
 	while (bdev_free_segments() <= gb.clean_low) {
 		max_live = bdev_free_segments() <= gb.reserve ?
 			   gb.seg_blocks : gb.seg_blocks * 3 / 4 + 1;
-		victim = gb.unfinished;
+		victim = READ_ONCE(gb.unfinished);
 		if (victim >= gb.nr_segs)
 			victim = bdev_pick_victim(max_live);
 		if (victim >= gb.nr_segs)
@@ -797,16 +824,12 @@ static void bdev_clean_work(struct work_struct *work)
 		spin_lock_irqsave(&gb.lock, flags);
 		if (!bdev_victim_ok(victim)) {
 			spin_unlock_irqrestore(&gb.lock, flags);
-			if (victim != gb.unfinished)
-				break;
-			/* Its slots were freed meanwhile */
-			gb.unfinished = gb.nr_segs;
-			continue;
+			break;
 		}
 		gb.victim = victim;
 		spin_unlock_irqrestore(&gb.lock, flags);
 
-		bdev_clean_segment(victim, mv, pages);
+		ret = bdev_clean_segment(victim, mv, pages);
 		/* Reads that looked up a block of @victim before it moved */
 		synchronize_srcu(&bdev_read_srcu);
 
@@ -815,12 +838,13 @@ static void bdev_clean_work(struct work_struct *work)
 		emptied = !gb.seg_live[victim];
 		if (emptied)
 			bdev_segment_empty(victim);
+		else
+			WRITE_ONCE(gb.unfinished, victim);
 		spin_unlock_irqrestore(&gb.lock, flags);
 		if (!emptied) {
-			gb.unfinished = victim;
+			retry = ret == -EIO;
 			break;
 		}
-		gb.unfinished = gb.nr_segs;
 		atomic_long_inc(&bdev_segments_cleaned);
 		flush_work(&gb.discard_work);
 	}
@@ -829,6 +853,9 @@ out:
 		if (pages[i])
 			__free_page(pages[i]);
 	kfree(mv);
+	if (retry)
+		queue_delayed_work(system_dfl_wq, &gb.clean_work,
+				   BDEV_ERROR_BACKOFF);
 }
 
 /*********************************
@@ -895,7 +922,7 @@ static void bdev_detach(void)
 	if (!gb.file)
 		return;
 	ghost_backend_set(NULL);
-	cancel_work_sync(&gb.clean_work);
+	cancel_delayed_work_sync(&gb.clean_work);
 	flush_work(&gb.discard_work);
 	pr_info("%pg detached\n", gb.bdev);
 	bdev_release();
@@ -1162,7 +1189,7 @@ static int ghost_bdev_init(void)
 	int ret = 0;
 
 	INIT_WORK(&gb.discard_work, bdev_discard_work);
-	INIT_WORK(&gb.clean_work, bdev_clean_work);
+	INIT_DELAYED_WORK(&gb.clean_work, bdev_clean_work);
 	mutex_lock(&ghost_config_mutex);
 	gb.live = true;
 	if (bdev_path[0])

@@ -4,8 +4,8 @@
 # tests/lib/fragment.sh, writers push out 72 MiB, the last 32 MiB (those that make the cleaner run) while
 # 5 % of the bios to the disk fail; those writers only write (a failed read of its pages would kill one,
 # as backend-debug/070 shows). The cleaner's failed reads and writes are counted and leave their blocks
-# where they were. Once the faults stop, the cleaner frees room again (a run cut short by an error is
-# retried when a writer is turned away, on the segment it could not empty): one more writer pushes out
+# where they were after three tries. Once the faults stop, the cleaner frees room again (a run cut short
+# by errors comes back a second later, on the segment it could not empty): one more writer pushes out
 # 95 % of its pages. Nothing is lost: afterwards every holder verifies, and swapoff leaves the disk empty.
 . tests/lib/backend.sh
 . tests/lib/fragment.sh
