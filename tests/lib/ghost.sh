@@ -32,12 +32,11 @@ ghost_integrity_kib() {
 }
 
 # ghost_integrity_mix: the zero:compressible:incompressible mix of the integrity workloads (040, 120).
-# With no backing device, zswap's pool holds every non-zero page swapped out, and what it holds is taken
-# from RAM: at 4:3:1 and 2 x RAM that was half of a 512 MiB guest, reclaim crawled (0.8 MiB/s, 1283 s in
-# CI, on the edge of the device's capacity, which is the overflow group's subject) where 8:3:1 fills at
-# 20 MiB/s. On the debug kernel mostly zero pages (12:3:1): at 4:3:1 a 320 MiB debug guest did not
-# finish in 20 minutes. 12:3:1 still sends a few thousand compressible pages through zswap and reads
-# them back.
+# With no backing device, zswap's pool holds every non-zero page swapped out, taken from RAM: at 8:3:1
+# and 2 x RAM it peaks near a quarter of a 512 MiB guest (4:3:1 came near half), well inside the device's
+# capacity, whose edge is the overflow group's subject. On the debug kernel mostly zero pages (12:3:1): at
+# 4:3:1 a 320 MiB debug guest did not finish in 20 minutes. 12:3:1 still sends a few thousand
+# compressible pages through zswap and reads them back.
 ghost_integrity_mix() {
 	if gs_is_debug; then echo 12:3:1; else echo 8:3:1; fi
 }
