@@ -1,1 +1,0 @@
-../ghost/120-plain-swap-peer.sh
