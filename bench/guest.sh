@@ -16,6 +16,10 @@
 set -euo pipefail
 # shellcheck source=../tests/lib/guest.sh
 . tests/lib/guest.sh
+# shellcheck source=../tests/lib/ghost.sh
+. tests/lib/ghost.sh
+# shellcheck source=../tests/lib/fragment.sh
+. tests/lib/fragment.sh
 
 rep=${1:?usage: bench/guest.sh REP}
 out=/gs/logs/bench/results-$rep.csv
@@ -25,8 +29,9 @@ BIG_DISK=/dev/vdd
 ZRAM=/dev/zram0
 GS_STATS=/sys/class/misc/ghostswap/stats
 CONFIGS=(ghost ghost-bdev ghost-overflow zram zswap-swap swap)
-WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 procs-4 pageout swapoff)
+WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 procs-4 pageout swapoff fragmented)
 # BENCH_CONFIGS, BENCH_WORKLOADS: subsets to run (bench/run.sh); swapoff includes metadata-per-slot.
+# swapoff and fragmented leave the configuration swapped off: they come last.
 [ -z "${BENCH_CONFIGS:-}" ] || read -ra CONFIGS <<<"$BENCH_CONFIGS"
 [ -z "${BENCH_WORKLOADS:-}" ] || read -ra WORKLOADS <<<"$BENCH_WORKLOADS"
 # Counters recorded per workload (deltas): zswap's (debugfs) and ghostswap's (its stats directory).
@@ -305,6 +310,67 @@ hold_and_swapoff() {
 	[ "$rc" -eq 0 ] || row_value "$1" swapoff-verify "failed:$rc" $((size_kib / 1024)) "" ""
 }
 
+# fragmented CONFIG: the cleaner's scenario (tests/lib/fragment.sh) as a workload, for the configurations
+# that write pages to a disk (ghost-bdev, swap; no row for the others), on a 256 MiB loop device in place
+# of their disk, zswap off. Two interleaved sets of 24 holders of 4 MiB push out their pages, then one set
+# exits: 96 MiB live scattered over 192 MiB written (for ghost-bdev: 24 segments of 8 MiB half free).
+# Then nine writers of 8 MiB, one after the other, push theirs out (MADV_PAGEOUT, again after each of two
+# verify passes), with no wait for the cleaner. write_mibps: the MiB the writers got onto the disk
+# (VmSwap, also the row's size) over their elapsed time; value: write amplification, blocks the loop
+# device wrote over pages swapped out (ghost-bdev: its cleaner's copies; a swap partition writes in
+# place). Every holder and writer then verifies. Leaves the configuration swapped off.
+fragmented() {
+	local config=$1 img=/var/tmp/bench-frag.img loop dev i h b=() kib=0 so0 si0 st0 t0 w0 elapsed so si
+	local status=ok wrote
+	case $config in
+	ghost-bdev | swap) ;;
+	*) return 0 ;;
+	esac
+	swapoff -a
+	gs_zswap_disable
+	truncate -s 256M "$img"
+	loop=$(losetup -f --show --direct-io=on "$img")
+	if [ "$config" = swap ]; then
+		mkswap -q "$loop" >/dev/null
+		dev=$loop
+	else
+		echo 8M >/sys/module/ghostswap/parameters/erase_block
+		echo "$loop" >/sys/module/ghostswap/parameters/backing_dev
+		dev=$GS_DEV
+	fi
+	swapon "$dev"
+	FRAG_HOLDERS=()
+	for i in $(seq 24); do
+		frag_hold "a$i" 4
+		frag_hold "b$i" 4
+		b+=("b$i:$FRAG_PID")
+	done
+	for h in "${b[@]}"; do
+		frag_release "$h"
+	done
+	quiesce
+	counters_mark
+	so0=$(gs_vmstat pswpout) si0=$(swapins) st0=$(sys_ticks) t0=$(now)
+	w0=$(awk '{ print $7 }' "/sys/block/${loop#/dev/}/stat")
+	for i in $(seq 9); do
+		frag_hold "w$i" 8 --passes 2
+		kib=$((kib + $(awk '/^VmSwap:/ { print $2 }' "/proc/$FRAG_PID/status")))
+	done
+	elapsed=$(secs_since "$t0") so=$(($(gs_vmstat pswpout) - so0)) si=$(($(swapins) - si0))
+	wrote=$((($(awk '{ print $7 }' "/sys/block/${loop#/dev/}/stat") - w0) / 8))
+	[ "$so" -gt 0 ] || status=invalid
+	row "$config,fragmented,$status,$((kib / 1024)),$elapsed,$(awk -v k="$kib" -v s="$elapsed" \
+		'BEGIN { printf "%.1f", k / 1024 / s }'),,$(memtest_stime /tmp/frag.w*.out),$(sys_fields "$st0" "$so"),$so,$si,$(
+		awk -v w="$wrote" -v so="$so" 'BEGIN { if (so > 0) printf "%.2f", w / so }'),write-amp"
+	for h in "${FRAG_HOLDERS[@]}"; do
+		frag_release "$h"
+	done
+	swapoff "$dev"
+	[ "$config" = swap ] || echo none >/sys/module/ghostswap/parameters/backing_dev
+	losetup -d "$loop"
+	rm -f "$img"
+}
+
 memcg_run() {
 	local size_kib=$((mem_kib / 2))
 	mkdir -p "$cg"
@@ -365,6 +431,7 @@ for config in "${config_order[@]}"; do
 		procs-[1-9]) procs "$config" "${workload#procs-}" ;;
 		pageout) pageout "$config" ;;
 		swapoff) hold_and_swapoff "$config" ;;
+		fragmented) fragmented "$config" ;;
 		none) ;;
 		*) echo "bench: unknown workload $workload" >&2 && exit 2 ;;
 		esac

@@ -201,6 +201,8 @@ def summary(res, out):
     s_ghost = res.median("ghost", "static-1000x", "value")
     s_swap = res.median("swap", "static-1000x", "value")
     s_zram = res.median("zram", "static-1000x", "value")
+    frag = ratio(res.median("ghost-bdev", "fragmented", "write_mibps"),
+                 res.median("swap", "fragmented", "write_mibps"))
     lines += [
         f"- throughput, geometric means of median MiB/s ratios over the same {len(pairs)} ratios (the "
         f"workloads x write/read where {', '.join(configs) or 'the compared configurations'} all have a "
@@ -226,6 +228,10 @@ def summary(res, out):
         f"{static_text(res, 'zram', 1000)}, swap partition {static_text(res, 'swap', 1000)}; "
         f"ghost/swap partition: **{fmt_ratio(ratio(s_ghost, s_swap))}**, ghost/zram: "
         f"**{fmt_ratio(ratio(s_ghost, s_zram))}**",
+        "- fragmented 256 MiB disk (half of 192 MiB written freed, then 72 MiB more pushed out, zswap "
+        f"off): ghost+backing disk/swap partition MiB/s onto the disk: **{fmt_ratio(frag)}**; write "
+        f"amplification {res.cell('ghost-bdev', 'fragmented', 'value', '{:.2f}')} (swap partition "
+        f"{res.cell('swap', 'fragmented', 'value', '{:.2f}')})",
         f"- {res.reps} repetition(s), one guest boot each; medians with (min..max) over the valid runs. "
         "TCG: only ratios within one table mean anything.",
         "",
@@ -261,6 +267,12 @@ def summary(res, out):
               + " | ".join(res.cell(c, "swapoff", "value", "{:.2f}") for c in CONFIGS) + " |",
               "| procs-4: median per-process fill MiB/s | "
               + " | ".join(res.cell(c, "procs-4", "value", "{:.1f}") for c in CONFIGS) + " |",
+              "| fragmented 256 MiB disk: MiB/s onto the disk | "
+              + " | ".join(res.cell(c, "fragmented", "write_mibps") for c in CONFIGS) + " |",
+              "| fragmented: MiB of the writers' 72 on the disk | "
+              + " | ".join(res.cell(c, "fragmented", "size_mib", "{:.0f}") for c in CONFIGS) + " |",
+              "| fragmented: write amplification (blocks written / pages swapped out) | "
+              + " | ".join(res.cell(c, "fragmented", "value", "{:.2f}") for c in CONFIGS) + " |",
               ""]
     lines += ["## zswap and ghostswap counters over each workload, median", "",
               "limit: zswap `pool_limit_hit`, rrf: `reject_reclaim_fail`, wb: `written_back_pages`, "
