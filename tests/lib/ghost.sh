@@ -22,9 +22,9 @@ ghost_work_kib() {
 	if gs_is_debug; then echo $((mem_kib / 2)); else echo "$mem_kib"; fi
 }
 
-# ghost_integrity_kib: the size of the integrity workloads (040, 120) in KiB: 2 x RAM on the release
-# kernel, 1.5 x on the debug one, where KASAN and kmemleak under TCG make every page dearer (2 x RAM took
-# 640 s there in CI, the plain swap peer 600 s) and the volume is the release run's point.
+# ghost_integrity_kib: the size of the integrity workloads (040, and 120 on release only) in KiB: 2 x RAM
+# on the release kernel, 1.5 x on the debug one, where KASAN and kmemleak under TCG make every page dearer
+# (2 x RAM took 640 s there in CI) and the volume is the release run's point.
 ghost_integrity_kib() {
 	local mem_kib
 	mem_kib=$(ghost_mem_kib)
