@@ -582,17 +582,25 @@ static void bdev_submit_read(struct swap_io_ctx *ctx)
 }
 
 /*
- * Asked before every slot the device hands out, so lockless.  A folio
- * given a slot is unmapped at once but gets its blocks only when its batch
- * of writes is submitted, up to SWAP_CLUSTER_MAX folios later, and each
- * CPU and kswapd may be filling a batch: say no while fewer blocks than
- * those are left, so that the folios already let in find room.  One that
- * does not, after all (large folios, many reclaimers), fails its write and
- * stays in the swap cache, dirty, to be written when a segment is free.
+ * A folio given a slot is unmapped at once but gets its blocks only when
+ * its batch of writes is submitted, up to SWAP_CLUSTER_MAX folios later,
+ * and each of @cpus and kswapd may be filling a batch: the blocks to keep
+ * free so that the folios already let in find room.
+ */
+static u64 bdev_headroom(unsigned int cpus)
+{
+	return (u64)SWAP_CLUSTER_MAX * (cpus + 1);
+}
+
+/*
+ * Asked before every slot the device hands out, so lockless: say no while
+ * no more than the headroom is left.  A folio that finds no room after all
+ * (large folios, many reclaimers) fails its write and stays in the swap
+ * cache, dirty, to be written when a segment is free.
  */
 static bool bdev_may_write(void)
 {
-	u64 headroom = SWAP_CLUSTER_MAX * (num_online_cpus() + 1);
+	u64 headroom = bdev_headroom(num_online_cpus());
 	u32 seg = READ_ONCE(gb.head[BDEV_HOST].seg);
 	u32 next = READ_ONCE(gb.head[BDEV_HOST].next);
 	u32 segs = bdev_free_segments();
@@ -1008,7 +1016,14 @@ static int bdev_attach(const char *path)
 	gb.victim = gb.nr_segs;
 	gb.unfinished = gb.nr_segs;
 	gb.reserve = nr_segs > 2 ? BDEV_RESERVE_SEGS : 0;
-	gb.clean_low = max(gb.reserve + 1, nr_segs / 16);
+	/*
+	 * The cleaner stops with more than @clean_low segments free: more
+	 * than bdev_may_write() asks for, whatever CPUs come online, or the
+	 * device could turn writes away with the cleaner idle.
+	 */
+	gb.clean_low = max_t(u64, nr_segs / 16, gb.reserve + 1 +
+			     div_u64(bdev_headroom(num_possible_cpus()),
+				     erase_blocks));
 	atomic_long_set(&bdev_segments, gb.nr_segs);
 	pr_info("%pg: %u segments of %llu KiB%s\n", gb.bdev, gb.nr_segs,
 		bdev_erase_block >> 10, gb.discard ? ", discard" : "");
