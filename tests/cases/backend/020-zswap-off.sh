@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # zswap off: a workload of 2 x RAM (zero, compressible and incompressible pages), in a cgroup held at half
-# of RAM (backend_fill_memcg), goes to the backing device, which /sys/block shows written, in sequential runs (>= 95 %), and comes back with 0 mismatches.
+# of RAM (backend_fill_memcg), goes to the backing device, which /sys/block shows written, in sequential
+# runs (>= 95 %), and comes back with 0 mismatches.
 . tests/lib/backend.sh
 ghost_setup
 gs_zswap_disable
