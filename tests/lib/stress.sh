@@ -30,11 +30,12 @@ stress_ram_pct() { echo "$(($(ghost_mem_kib) * $1 / 100))K"; }
 
 # stress_stop_at PAGES: once PAGES pages have been swapped out in all, stop the running stress-ng with
 # SIGINT to its main process, which ends the run (verification and metrics included, exit 0) as its
-# --timeout does.
+# --timeout does, and write the time (bash's SECONDS) to /tmp/stress.stopped.
 stress_stop_at() {
 	while [ "$(stress_swapped_pages)" -lt "$1" ]; do
 		sleep 2
 	done
+	echo "$SECONDS" >/tmp/stress.stopped
 	pkill -INT -o -x stress-ng || true
 }
 
@@ -55,6 +56,7 @@ stress_run() {
 	swapped0=$(stress_swapped_pages) kills0=$(gs_vmstat oom_kill)
 	target=$((ram_pages * pct / 100))
 	dmesg -C
+	rm -f /tmp/stress.stopped
 	stress_stop_at $((swapped0 + target)) &
 	stopper=$!
 	t0=$SECONDS
@@ -64,7 +66,7 @@ stress_run() {
 	swapped=$(($(stress_swapped_pages) - swapped0)) kills=$(($(gs_vmstat oom_kill) - kills0))
 	others=$(stress_oom_others)
 	ended="safety timeout"
-	[ "$swapped" -lt "$target" ] || ended="target reached"
+	[ ! -s /tmp/stress.stopped ] || ended="target reached after $(($(cat /tmp/stress.stopped) - t0)) s"
 	gs_log "stress-ng $*: exit $rc after $((SECONDS - t0)) s ($ended); swapped out $swapped pages" \
 		"($(stress_ratio "$swapped" "$ram_pages") x RAM, target $(stress_ratio "$pct" 100) x)," \
 		"swapped in $(gs_vmstat zswpin) + $(gs_vmstat pswpin) (total), OOM kills $kills (not stress-ng workers: $others)"

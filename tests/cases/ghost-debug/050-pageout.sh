@@ -1,1 +1,0 @@
-../ghost/050-pageout.sh

@@ -1,1 +1,0 @@
-../ghost/090-swapoff-with-data.sh

@@ -1,1 +1,0 @@
-../ghost/100-memcg.sh
