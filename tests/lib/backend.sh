@@ -14,22 +14,6 @@ GHOST_MODULE_PARAMS=("backing_dev=$GS_BACKING")
 # 12: discard requests).
 backend_disk_stat() { awk -v f="$1" '{ print $f }' "/sys/block/${GS_BACKING#/dev/}/stat"; }
 
-# backend_fill_memcg NAME: cgroup NAME ($GHOST_CG, removed at exit) held at memory.high = half of RAM, for
-# the fills of several times RAM that stream through the backing device. Under global pressure such a fill
-# was OOM-killed in CI with 3 GiB of swap free (backend/030, beside a debug guest on a busy host): kswapd
-# had given up, 7.3 leaves a node "hopeless" after 16 kswapd runs that free nothing until the node is
-# balanced again, which it never is while a fill runs, and direct reclaim alone, waiting on swap writes the
-# host completed slowly, ran out of retries. (The likely way there, kswapd failing to create clusters
-# without the memory reserves, is fixed in the hook series; swap writes stalled by a busy host are
-# another.) memory.high reclaim runs in the workload's own context and throttles it instead of
-# OOM-killing it, and the node stays above its watermarks. What these tests check (the data path to the
-# disk, sequential writes, integrity) does not depend on which reclaim sends the pages; reclaim at the
-# device's limits is the overflow group's subject.
-backend_fill_memcg() {
-	ghost_memcg "$1"
-	echo $(($(ghost_mem_kib) / 2))K >"$GHOST_CG/memory.high"
-}
-
 # backend_report: the backend's statistics, one line.
 backend_report() {
 	local f line=

@@ -124,6 +124,23 @@ ghost_memcg() {
 	ghost_at_exit "rmdir $GHOST_CG"
 }
 
+# ghost_fill_memcg NAME: cgroup NAME ($GHOST_CG, removed at exit) held at memory.high = half of RAM, for
+# the fills of twice RAM or more whose subject is a swap device's data path. Under global pressure such a
+# fill was OOM-killed in CI with 3 GiB of swap free (backend/030, beside a debug guest on a busy host):
+# kswapd had given up, 7.3 leaves a node "hopeless" after 16 kswapd runs that free nothing until the node
+# is balanced again, which it never is while a fill runs, and direct reclaim alone, waiting on swap writes
+# the host completed slowly, ran out of retries. (The likely way there, kswapd failing to create clusters
+# without the memory reserves, is fixed in the hook series; swap writes stalled by a busy host are
+# another, for a plain partition too: ghost/120's fill took 207 s there against 44 s alone.) memory.high
+# reclaim runs in the workload's own context and throttles it instead of OOM-killing it, and the node
+# stays above its watermarks. What these tests check (the data path to the disk, sequential writes,
+# integrity) does not depend on which reclaim sends the pages; reclaim at the device's limits is the
+# overflow group's subject, and global reclaim the ghost group's (040-integrity).
+ghost_fill_memcg() {
+	ghost_memcg "$1"
+	echo $(($(ghost_mem_kib) / 2))K >"$GHOST_CG/memory.high"
+}
+
 # ghost_kernel_meminfo_kib: Slab + VmallocUsed + Percpu, the kernel memory a swapon can cost statically.
 ghost_kernel_meminfo_kib() {
 	awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo

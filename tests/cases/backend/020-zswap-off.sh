@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # zswap off: a workload of 2 x RAM (zero, compressible and incompressible pages), in a cgroup held at half
-# of RAM (backend_fill_memcg), goes to the backing device, which /sys/block shows written, in sequential
+# of RAM (ghost_fill_memcg), goes to the backing device, which /sys/block shows written, in sequential
 # runs (>= 95 %), and comes back with 0 mismatches.
 . tests/lib/backend.sh
 ghost_setup
@@ -9,7 +9,7 @@ gs_zswap_disable
 mem_kib=$(ghost_mem_kib)
 sectors0=$(backend_disk_stat 7) writes0=$(ghost_stat backend_writes) seq0=$(ghost_stat backend_writes_sequential)
 pswpout0=$(gs_vmstat pswpout) pswpin0=$(gs_vmstat pswpin) zswpout0=$(gs_vmstat zswpout)
-backend_fill_memcg backend-fill
+ghost_fill_memcg backend-fill
 ghost_pressure "${GS_IN_CGROUP[@]}" "$GHOST_CG" gs-memtest --size $((mem_kib * 2))K --mix 2:1:1 ||
 	gs_fail "gs-memtest reported mismatches or failed"
 gs_log "memory.events of the fill: $(tr '\n' ' ' <"$GHOST_CG/memory.events")"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # zswap with a tiny pool (max_pool_percent=2) and an incompressible workload of 2 x RAM in a cgroup held at
-# half of RAM (backend_fill_memcg): zswap refuses or writes back, the backing device takes at least RAM's
+# half of RAM (ghost_fill_memcg): zswap refuses or writes back, the backing device takes at least RAM's
 # worth of pages, sequentially, and they verify with 0 mismatches.
 . tests/lib/backend.sh
 GHOST_ZSWAP_POOL_PERCENT=2
@@ -9,7 +9,7 @@ ghost_setup
 dmesg -C
 mem_kib=$(ghost_mem_kib)
 sectors0=$(backend_disk_stat 7) writes0=$(ghost_stat backend_writes) seq0=$(ghost_stat backend_writes_sequential)
-backend_fill_memcg backend-fill
+ghost_fill_memcg backend-fill
 ghost_pressure "${GS_IN_CGROUP[@]}" "$GHOST_CG" gs-memtest --size $((mem_kib * 2))K --mix 0:0:1 ||
 	gs_fail "gs-memtest reported mismatches or failed"
 gs_log "memory.events of the fill: $(tr '\n' ' ' <"$GHOST_CG/memory.events")"
