@@ -1,33 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034  # GS_BACKING, GHOST_MODULE_PARAMS: read by tests/lib/ghost.sh
-# A fragmented backing disk for the cleaner's tests, sourced after tests/lib/backend.sh: a 256 MiB loop
-# device in 8 MiB segments (32), zswap off. frag_fill leaves the first 24 segments partly used (by
-# default half: holders A and B of 4 MiB each push their pages out in turn, then every B exits), beside 8
-# free segments, one of them reserved for the cleaner; frag_write then pushes out more, in writers of 8
-# MiB, than the free segments hold (the cleaner keeps three free).
+# A fragmented backing disk for the cleaner's tests, sourced after tests/lib/backend.sh: a loop device of
+# 32 segments, zswap off. frag_fill leaves the first 24 segments partly used (by default half: holders A
+# and B of half a segment each push their pages out in turn, then every B exits), beside 8 free
+# segments, one of them reserved for the cleaner; frag_write then pushes out more, in writers of one
+# segment, than the free segments hold (the cleaner keeps three free). Segments are 8 MiB, 4 MiB on the
+# debug kernel: there the same scenario at half the volume is what KASAN under TCG affords (at 8 MiB,
+# backend-debug/090 spent four of its seven minutes filling the disk).
 
-FRAG_SEG_PAGES=$((8 << 20 >> 12))
+FRAG_SEG_KIB=8192
+if gs_is_debug; then FRAG_SEG_KIB=4096; fi
+FRAG_SEG_PAGES=$((FRAG_SEG_KIB / 4))
 FRAG_HOLDERS=() # NAME:PID of the holders still alive
 FRAG_SHORT=()   # writers that could not push out 95 % of their pages, with how much they did
 
 # frag_setup: the loop device, ghostswap swapped on with it, zswap off.
 frag_setup() {
 	local img=/var/tmp/gs-frag-disk.img
-	truncate -s 256M "$img"
+	truncate -s $((32 * FRAG_SEG_KIB))K "$img"
 	FRAG_DISK=$(losetup -f --show --direct-io=on "$img") || gs_fail "losetup of $img failed"
 	ghost_at_exit "rm -f $img"
 	ghost_at_exit "losetup -d $FRAG_DISK"
 	GS_BACKING=$FRAG_DISK
-	GHOST_MODULE_PARAMS=("backing_dev=$FRAG_DISK" erase_block=8M)
+	GHOST_MODULE_PARAMS=("backing_dev=$FRAG_DISK" "erase_block=${FRAG_SEG_KIB}K")
 	ghost_setup
 	gs_zswap_disable
 	[ "$(ghost_stat backend_segments)" -eq 32 ] || gs_fail "want 32 segments, got $(ghost_stat backend_segments)"
 }
 
-# frag_hold NAME MIB [ARGS...]: a gs-memtest of MIB MiB of incompressible pages, pushed out and held (with
+# frag_hold NAME KIB [ARGS...]: a gs-memtest of KIB KiB of incompressible pages, pushed out and held (with
 # more gs-memtest ARGS); pid in $FRAG_PID.
 frag_hold() {
-	gs-memtest --size "$2M" --mix 0:0:1 --seed "$((${#FRAG_HOLDERS[@]} + 1))" --pageout --hold 3600 \
+	gs-memtest --size "$2K" --mix 0:0:1 --seed "$((${#FRAG_HOLDERS[@]} + 1))" --pageout --hold 3600 \
 		"${@:3}" >"/tmp/frag.$1.out" 2>&1 &
 	FRAG_PID=$!
 	FRAG_HOLDERS+=("$1:$FRAG_PID")
@@ -46,13 +50,13 @@ frag_release() {
 	FRAG_HOLDERS=("${keep[@]}")
 }
 
-# frag_fill [LIVE_MIB]: 24 segments each holding LIVE_MIB (1 to 7, default 4) of the A holders' pages
-# and 8 - LIVE_MIB free, 8 segments free.
+# frag_fill [LIVE]: 24 segments each holding LIVE eighths (1 to 7, default 4) of a segment of the A
+# holders' pages and 8 - LIVE eighths free, 8 segments free.
 frag_fill() {
 	local live=${1:-4} i b=() in_used
 	for i in $(seq 24); do
-		frag_hold "a$i" "$live"
-		frag_hold "b$i" $((8 - live))
+		frag_hold "a$i" $((FRAG_SEG_KIB * live / 8))
+		frag_hold "b$i" $((FRAG_SEG_KIB * (8 - live) / 8))
 		b+=("b$i:$FRAG_PID")
 	done
 	for i in "${b[@]}"; do
@@ -65,7 +69,7 @@ frag_fill() {
 		gs_fail "only $in_used blocks free in used segments: the disk is not fragmented"
 }
 
-# frag_write FIRST LAST [ARGS...]: writers wFIRST..wLAST of 8 MiB (gs-memtest ARGS added), each once more
+# frag_write FIRST LAST [ARGS...]: writers wFIRST..wLAST of one segment (gs-memtest ARGS added), each once more
 # than two segments are free (the cleaner caught up) or after 60 s. Adds to FRAG_SHORT the writers that
 # could not push out 95 % of their pages. From w6 on, the cleaner runs.
 frag_write() {
@@ -76,9 +80,9 @@ frag_write() {
 			[ $(($(ghost_stat backend_segments) - $(ghost_stat backend_segments_used))) -gt 2 ] && break
 			sleep 0.2
 		done
-		frag_hold "w$i" 8 "${@:3}"
+		frag_hold "w$i" "$FRAG_SEG_KIB" "${@:3}"
 		swapped=$(awk '/^VmSwap:/ { print $2 }' "/proc/$FRAG_PID/status")
-		[ "$swapped" -ge $((8192 * 95 / 100)) ] || FRAG_SHORT+=("w$i:${swapped}KiB")
+		[ "$swapped" -ge $((FRAG_SEG_KIB * 95 / 100)) ] || FRAG_SHORT+=("w$i:${swapped}KiB")
 	done
 }
 
@@ -92,8 +96,8 @@ frag_verify() {
 	backend_check_empty
 }
 
-# frag_scenario LIVE_MIB WRITERS: the cleaner's target on a disk whose 24 used segments hold LIVE_MIB of 8
-# MiB each (frag_fill): writers w1..wWRITERS push out 8 MiB each, more than the free segments hold, each
+# frag_scenario LIVE WRITERS: the cleaner's target on a disk whose 24 used segments are LIVE eighths full
+# (frag_fill): writers w1..wWRITERS push out a segment each, more than the free segments hold, each
 # three times with verifies in between (as reclaim comes back to pages it could not swap out while the
 # cleaner was freeing room). With 30 % of the disk still free at the end: at least 95 % of every
 # writer's pages reached the disk, no write found it full, the cleaner moved blocks (write amplification
