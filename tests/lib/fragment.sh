@@ -69,8 +69,8 @@ frag_fill() {
 		gs_fail "only $in_used blocks free in used segments: the disk is not fragmented"
 }
 
-# frag_write FIRST LAST [ARGS...]: writers wFIRST..wLAST of one segment (gs-memtest ARGS added), each once more
-# than two segments are free (the cleaner caught up) or after 60 s. Adds to FRAG_SHORT the writers that
+# frag_write FIRST LAST [ARGS...]: writers wFIRST..wLAST of one segment (gs-memtest ARGS added), each once
+# more than two segments are free (the cleaner caught up) or after 60 s. Adds to FRAG_SHORT the writers that
 # could not push out 95 % of their pages. From w6 on, the cleaner runs.
 frag_write() {
 	local i swapped t0
