@@ -162,6 +162,14 @@ ghost_wait_for() {
 # ghost_wait_ready OUT PID: wait until gs-memtest --hold has filled its memory and waits for SIGUSR1.
 ghost_wait_ready() { ghost_wait_for "$1" "$2" 'state=ready'; }
 
+# ghost_pcp_fraction: the vm.percpu_pagelist_high_fraction that gives the per-CPU page lists of the
+# largest zone the size its low watermark gives them now (managed pages / low watermark; 8 at least).
+ghost_pcp_fraction() {
+	awk '$1 == "Node" { z++ } $1 == "low" { low[z] = $2 } $1 == "managed" { m[z] = $2 }
+	     END { for (i in m) if (m[i] > best) { best = m[i]; f = int(m[i] / low[i]) }
+		   print (f > 8 ? f : 8) }' /proc/zoneinfo
+}
+
 # ghost_pressure CMD...: run a memory-pressure workload. Its allocation stall or failure reports (slow
 # reclaim under TCG, above all with KASAN) do not count as splats; WARNING, BUG, KASAN still do.
 # Meanwhile kswapd gets a head start (vm.watermark_scale_factor 4 %, default 0.1 %): under TCG a swap
@@ -169,12 +177,18 @@ ghost_wait_ready() { ghost_wait_for "$1" "$2" 'state=ready'; }
 # of retries and OOM-kills a workload that would fit in RAM + swap. Watermark boosting is switched off
 # (vm.watermark_boost_factor 0): a boost is up to 1.5 x the high watermark, which the bigger scale factor
 # makes 13 % of a small guest's RAM, and a boosted min watermark refuses user page faults that RAM could
-# serve (an OOM kill with 26 MiB free in CI). If CMD is killed, the kernel's OOM report goes to the
-# test's log.
+# serve (an OOM kill with 26 MiB free in CI). The per-CPU free page lists are pinned meanwhile
+# (vm.percpu_pagelist_high_fraction) at the size the default watermarks give them: their floor follows
+# the low watermark (zone_highsize()), and at the raised scale factor kswapd's CPU kept 3.5 MiB of a
+# 512 MiB guest's free pages in its list, where watermark checks do not count them: with 0 KiB free
+# in the buddy lists, the swap-table allocations of reclaim (__GFP_NOMEMALLOC) failed for 40 s and the
+# OOM killer ended overflow/040 with 5 GiB of swap free. If CMD is killed, the kernel's OOM report goes
+# to the test's log.
 ghost_pressure() {
 	local rc=0 wsf=/proc/sys/vm/watermark_scale_factor wbf=/proc/sys/vm/watermark_boost_factor
-	local old_wsf old_wbf
-	old_wsf=$(cat "$wsf") old_wbf=$(cat "$wbf")
+	local pcp=/proc/sys/vm/percpu_pagelist_high_fraction old_wsf old_wbf old_pcp
+	old_wsf=$(cat "$wsf") old_wbf=$(cat "$wbf") old_pcp=$(cat "$pcp")
+	ghost_pcp_fraction >"$pcp"
 	echo 400 >"$wsf"
 	echo 0 >"$wbf"
 	gs_expect_call_traces_begin
@@ -182,6 +196,7 @@ ghost_pressure() {
 	gs_expect_call_traces_end
 	echo "$old_wsf" >"$wsf"
 	echo "$old_wbf" >"$wbf"
+	echo "$old_pcp" >"$pcp"
 	if [ "$rc" -eq 137 ]; then
 		dmesg | grep -A 40 'invoked oom-killer' | tail -n 60 || true
 	fi
