@@ -137,6 +137,13 @@ static struct ghost_bdev {
 	u32 unfinished;			/* to clean next; nr_segs: none */
 	unsigned long error_at;		/* jiffies of the last write error */
 	bool error;			/* error_at is set */
+	/*
+	 * The cleaner's buffers, allocated at attach: it runs when reclaim
+	 * needs room on the disk, so it must not wait for reclaim itself.
+	 * Only bdev_clean_work() uses them, one instance at a time.
+	 */
+	struct bdev_move *clean_moves;
+	struct page *clean_pages[BDEV_CLEAN_BATCH];
 	struct work_struct discard_work;
 	struct delayed_work clean_work;
 } gb = {
@@ -805,16 +812,11 @@ static int bdev_clean_segment(u32 victim, struct bdev_move *mv,
  */
 static void bdev_clean_work(struct work_struct *work)
 {
-	struct page *pages[BDEV_CLEAN_BATCH] = {};
-	struct bdev_move *mv;
 	unsigned long flags;
 	u32 victim, max_live;
 	bool emptied, retry = false;
-	int i, ret;
+	int ret;
 
-	mv = kmalloc_array(BDEV_CLEAN_BATCH, sizeof(*mv), GFP_KERNEL);
-	if (!mv)
-		return;
 	while (bdev_free_segments() <= gb.clean_low) {
 		max_live = bdev_free_segments() <= gb.reserve ?
 			   gb.seg_blocks : gb.seg_blocks * 3 / 4 + 1;
@@ -823,12 +825,6 @@ static void bdev_clean_work(struct work_struct *work)
 			victim = bdev_pick_victim(max_live);
 		if (victim >= gb.nr_segs)
 			break;
-		for (i = 0; i < BDEV_CLEAN_BATCH; i++) {
-			if (!pages[i])
-				pages[i] = alloc_page(GFP_KERNEL);
-			if (!pages[i])
-				goto out;
-		}
 		spin_lock_irqsave(&gb.lock, flags);
 		if (!bdev_victim_ok(victim)) {
 			spin_unlock_irqrestore(&gb.lock, flags);
@@ -837,7 +833,8 @@ static void bdev_clean_work(struct work_struct *work)
 		gb.victim = victim;
 		spin_unlock_irqrestore(&gb.lock, flags);
 
-		ret = bdev_clean_segment(victim, mv, pages);
+		ret = bdev_clean_segment(victim, gb.clean_moves,
+					 gb.clean_pages);
 		/* Reads that looked up a block of @victim before it moved */
 		synchronize_srcu(&bdev_read_srcu);
 
@@ -856,11 +853,6 @@ static void bdev_clean_work(struct work_struct *work)
 		atomic_long_inc(&bdev_segments_cleaned);
 		flush_work(&gb.discard_work);
 	}
-out:
-	for (i = 0; i < BDEV_CLEAN_BATCH; i++)
-		if (pages[i])
-			__free_page(pages[i]);
-	kfree(mv);
 	if (retry)
 		queue_delayed_work(system_dfl_wq, &gb.clean_work,
 				   BDEV_ERROR_BACKOFF);
@@ -876,30 +868,48 @@ struct bdev_tables {
 	u32 *rmap;
 	unsigned long *seg_free;
 	unsigned long *seg_trim;
+	struct bdev_move *moves;
+	struct page *pages[BDEV_CLEAN_BATCH];
 };
 
 /* NULL parts are fine. */
 static void bdev_tables_free(struct bdev_tables *t)
 {
+	int i;
+
 	kvfree(t->seg_live);
 	kvfree(t->seg_writing);
 	kvfree(t->rmap);
 	bitmap_free(t->seg_free);
 	bitmap_free(t->seg_trim);
+	kfree(t->moves);
+	for (i = 0; i < BDEV_CLEAN_BATCH; i++)
+		if (t->pages[i])
+			__free_page(t->pages[i]);
 }
 
 static int bdev_tables_alloc(struct bdev_tables *t, u32 nr_segs,
 			     u32 seg_blocks)
 {
+	int i;
+
 	t->seg_live = kvcalloc(nr_segs, sizeof(*t->seg_live), GFP_KERNEL);
 	t->seg_writing = kvcalloc(nr_segs, sizeof(*t->seg_writing), GFP_KERNEL);
 	t->rmap = kvcalloc((size_t)nr_segs * seg_blocks, sizeof(*t->rmap),
 			   GFP_KERNEL);
 	t->seg_free = bitmap_zalloc(nr_segs, GFP_KERNEL);
 	t->seg_trim = bitmap_zalloc(nr_segs, GFP_KERNEL);
+	t->moves = kmalloc_array(BDEV_CLEAN_BATCH, sizeof(*t->moves),
+				 GFP_KERNEL);
+	for (i = 0; i < BDEV_CLEAN_BATCH; i++) {
+		t->pages[i] = alloc_page(GFP_KERNEL);
+		if (!t->pages[i])
+			goto fail;
+	}
 	if (t->seg_live && t->seg_writing && t->rmap && t->seg_free &&
-	    t->seg_trim)
+	    t->seg_trim && t->moves)
 		return 0;
+fail:
 	bdev_tables_free(t);
 	return -ENOMEM;
 }
@@ -910,8 +920,10 @@ static void bdev_release(void)
 	struct bdev_tables t = {
 		.seg_live = gb.seg_live, .seg_writing = gb.seg_writing,
 		.rmap = gb.rmap, .seg_free = gb.seg_free,
-		.seg_trim = gb.seg_trim,
+		.seg_trim = gb.seg_trim, .moves = gb.clean_moves,
 	};
+
+	memcpy(t.pages, gb.clean_pages, sizeof(t.pages));
 
 	bdev_fput(gb.file);
 	gb.file = NULL;
@@ -922,6 +934,8 @@ static void bdev_release(void)
 	gb.rmap = NULL;
 	gb.seg_free = NULL;
 	gb.seg_trim = NULL;
+	gb.clean_moves = NULL;
+	memset(gb.clean_pages, 0, sizeof(gb.clean_pages));
 }
 
 static void bdev_detach(void)
@@ -1010,6 +1024,8 @@ static int bdev_attach(const char *path)
 	gb.rmap = t.rmap;
 	gb.seg_free = t.seg_free;
 	gb.seg_trim = t.seg_trim;
+	gb.clean_moves = t.moves;
+	memcpy(gb.clean_pages, t.pages, sizeof(gb.clean_pages));
 	bitmap_fill(gb.seg_free, gb.nr_segs);
 	for (i = 0; i < BDEV_HEADS; i++)
 		gb.head[i] = (struct bdev_head){ .seg = gb.nr_segs };
@@ -1161,17 +1177,23 @@ static ssize_t backend_segments_reserved_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(backend_segments_reserved);
 
-/* The allocator's tables: 4 bytes a block (the reverse map), 8 a segment */
+/*
+ * The allocator's tables: 4 bytes a block (the reverse map), 8 a segment,
+ * and the cleaner's buffers
+ */
 static ssize_t backend_metadata_bytes_show(struct device *dev,
 					   struct device_attribute *attr,
 					   char *buf)
 {
 	u64 segs = atomic_long_read(&bdev_segments);
 
+	if (!segs)
+		return sysfs_emit(buf, "0\n");
 	return sysfs_emit(buf, "%llu\n",
 			  segs * gb.seg_blocks * sizeof(*gb.rmap) +
 			  segs * (sizeof(*gb.seg_live) + sizeof(*gb.seg_writing)) +
-			  2 * BITS_TO_LONGS(segs) * sizeof(long));
+			  2 * BITS_TO_LONGS(segs) * sizeof(long) +
+			  BDEV_CLEAN_BATCH * (PAGE_SIZE + sizeof(struct bdev_move)));
 }
 static DEVICE_ATTR_RO(backend_metadata_bytes);
 
