@@ -17,6 +17,7 @@ FRAG_SHORT=()   # writers that could not push out 95 % of their pages, with how 
 # frag_setup: the loop device, ghostswap swapped on with it, zswap off.
 frag_setup() {
 	local img=/var/tmp/gs-frag-disk.img
+	ghost_at_exit frag_kill_holders
 	truncate -s $((32 * FRAG_SEG_KIB))K "$img"
 	FRAG_DISK=$(losetup -f --show --direct-io=on "$img") || gs_fail "losetup of $img failed"
 	ghost_at_exit "rm -f $img"
@@ -28,10 +29,23 @@ frag_setup() {
 	[ "$(ghost_stat backend_segments)" -eq 32 ] || gs_fail "want 32 segments, got $(ghost_stat backend_segments)"
 }
 
+# frag_kill_holders: at exit, the holders still alive are killed and reaped quietly (else the shell
+# reports each one killed, and a failure's log starts with a screenful of that).
+frag_kill_holders() {
+	local h
+	{
+		for h in "${FRAG_HOLDERS[@]}"; do kill -KILL "${h#*:}"; done
+		for h in "${FRAG_HOLDERS[@]}"; do wait "${h#*:}"; done
+	} 2>/dev/null
+	return 0
+}
+
 # frag_hold NAME KIB [ARGS...]: a gs-memtest of KIB KiB of incompressible pages, pushed out and held (with
-# more gs-memtest ARGS); pid in $FRAG_PID.
+# more gs-memtest ARGS); pid in $FRAG_PID. Each pageout waits for writeback to drain (--settle): a page
+# its verify pass faulted back while the cleaner's I/O held up its write is skipped by MADV_PAGEOUT
+# (a writer held 0 of its 8 MiB out so in CI, though its pages were written).
 frag_hold() {
-	gs-memtest --size "$2K" --mix 0:0:1 --seed "$((${#FRAG_HOLDERS[@]} + 1))" --pageout --hold 3600 \
+	gs-memtest --size "$2K" --mix 0:0:1 --seed "$((${#FRAG_HOLDERS[@]} + 1))" --pageout --settle --hold 3600 \
 		"${@:3}" >"/tmp/frag.$1.out" 2>&1 &
 	FRAG_PID=$!
 	FRAG_HOLDERS+=("$1:$FRAG_PID")
@@ -82,7 +96,11 @@ frag_write() {
 		done
 		frag_hold "w$i" "$FRAG_SEG_KIB" "${@:3}"
 		swapped=$(awk '/^VmSwap:/ { print $2 }' "/proc/$FRAG_PID/status")
-		[ "$swapped" -ge $((FRAG_SEG_KIB * 95 / 100)) ] || FRAG_SHORT+=("w$i:${swapped}KiB")
+		[ "$swapped" -ge $((FRAG_SEG_KIB * 95 / 100)) ] && continue
+		FRAG_SHORT+=("w$i:${swapped}KiB")
+		gs_log "w$i short: $(grep -v '^gs-memtest: start' "/tmp/frag.w$i.out" | tr '\n' ' ')"
+		gs_log "w$i short: step_asides=$(ghost_stat step_asides), free segments" \
+			"$(($(ghost_stat backend_segments) - $(ghost_stat backend_segments_used)))"
 	done
 }
 
@@ -118,7 +136,8 @@ frag_scenario() {
 	backend_report
 	wa=$(((host + moved) * 100 / host))
 	gs_log "writers: $host pages written, $moved moved by the cleaner ($cleaned segments cleaned):" \
-		"write amplification $((wa / 100)).$((wa % 100 / 10))$((wa % 10)); $free_pct % of the disk free"
+		"write amplification $((wa / 100)).$((wa % 100 / 10))$((wa % 10)); $free_pct % of the disk free;" \
+		"step_asides=$(ghost_stat step_asides)"
 	[ "${#FRAG_SHORT[@]}" -eq 0 ] || gs_fail "writers that could not push out 95 % of their pages: ${FRAG_SHORT[*]}"
 	[ "$free_pct" -ge 30 ] || gs_fail "only $free_pct % of the disk is free: the scenario is mis-sized"
 	[ "$full" -eq 0 ] || gs_fail "$full writes found the disk full"

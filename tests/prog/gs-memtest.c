@@ -17,6 +17,8 @@
  *   --random           fill, rewrite and verify in a pseudo-random order
  *   --pageout          MADV_PAGEOUT the whole region before each verify pass
  *                      (and before --fork and --hold waits)
+ *   --settle           before each MADV_PAGEOUT, wait (up to 10 s) until no
+ *                      page is under writeback (/proc/meminfo Writeback)
  *   --thp              2M-align the region and madvise(MADV_HUGEPAGE) it
  *   --fork             after fill: fork; the child verifies, rewrites its COW
  *                      copy (generation 0x1000 + gen) and verifies that; the
@@ -100,6 +102,7 @@
 #define COMP_RAND_PCT	30
 #define MAX_REPORT	10
 #define PAGEOUT_CHUNK	(64ULL << 20)
+#define SETTLE_MAX_MS	10000
 #define CHILD_GEN	0x1000u
 #define DEFAULT_SEED	0x67686f7374737770ULL	/* "ghostswp" */
 
@@ -120,6 +123,7 @@ static struct {
 	unsigned int passes;
 	bool random;
 	bool pageout;
+	bool settle;
 	bool thp;
 	bool fork;
 	bool rewrite;
@@ -448,10 +452,42 @@ static uint64_t do_verify(const char *pass, uint32_t gen, uint64_t salt)
 	return bad;
 }
 
+/* /proc/meminfo's Writeback in KiB, or -1 if it cannot be read */
+static long writeback_kib(void)
+{
+	char line[128];
+	long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Writeback: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/*
+ * A page faulted back while its swap write is still in flight cannot be
+ * paged out again until the write completes: MADV_PAGEOUT skips it.  Wait
+ * for writeback to drain first; return the milliseconds waited.
+ */
+static long settle_writeback(void)
+{
+	const struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	long ms;
+
+	for (ms = 0; ms < SETTLE_MAX_MS && writeback_kib() > 0; ms += 10)
+		nanosleep(&tick, NULL);
+	return ms;
+}
+
 static void do_pageout(void)
 {
 	struct phase ph;
 	uint64_t off, chunks = 0;
+	long settle_ms = cfg.settle ? settle_writeback() : 0;
 
 	phase_begin(&ph);
 	for (off = 0; off < cfg.size; off += PAGEOUT_CHUNK) {
@@ -468,7 +504,8 @@ static void do_pageout(void)
 		}
 		chunks++;
 	}
-	printf(PFX "phase=pageout chunks=%" PRIu64 " ", chunks);
+	printf(PFX "phase=pageout chunks=%" PRIu64 " settle_ms=%ld ", chunks,
+	       settle_ms);
 	phase_end(&ph, off < cfg.size ? off : cfg.size);
 }
 
@@ -602,6 +639,8 @@ static void usage(FILE *f)
 "  -r, --random        fill and verify in pseudo-random page order\n"
 "  -o, --pageout       madvise(MADV_PAGEOUT) the region (64M chunks) before\n"
 "                      each verify pass, the --fork and the --hold wait\n"
+"  -W, --settle        before each MADV_PAGEOUT, wait up to 10 s until no page\n"
+"                      is under writeback\n"
 "  -t, --thp           2M-align the region and madvise(MADV_HUGEPAGE) it\n"
 "  -f, --fork          after fill, fork: the child verifies, rewrites its\n"
 "                      copy-on-write copy and verifies that; then the parent\n"
@@ -717,6 +756,7 @@ static void parse_args(int argc, char **argv)
 		{ "passes",		required_argument, NULL, 'n' },
 		{ "random",		no_argument,	   NULL, 'r' },
 		{ "pageout",		no_argument,	   NULL, 'o' },
+		{ "settle",		no_argument,	   NULL, 'W' },
 		{ "thp",		no_argument,	   NULL, 't' },
 		{ "fork",		no_argument,	   NULL, 'f' },
 		{ "rewrite",		no_argument,	   NULL, 'w' },
@@ -728,7 +768,7 @@ static void parse_args(int argc, char **argv)
 	int c;
 
 	cfg.mix_total = cfg.mix[0] + cfg.mix[1] + cfg.mix[2];
-	while ((c = getopt_long(argc, argv, "s:m:S:n:rotfwH:h", opts,
+	while ((c = getopt_long(argc, argv, "s:m:S:n:roWtfwH:h", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -750,6 +790,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'o':
 			cfg.pageout = true;
+			break;
+		case 'W':
+			cfg.settle = true;
 			break;
 		case 't':
 			cfg.thp = true;
