@@ -36,3 +36,35 @@ overflow_report() {
 		"reject_reclaim_fail=$(overflow_zswap reject_reclaim_fail)" \
 		"written_back_pages=$(overflow_zswap written_back_pages) partition_written=$(overflow_written_pages "$OVERFLOW_DISK")"
 }
+
+# overflow_sample T0: one line of what decides how fast reclaim gives up, T0 being $SECONDS at the start:
+# the device's full flag and slots in use, anonymous and file pages scanned, file refaults (thrashing),
+# pages swapped out, free pages. Shell builtins only: a fork can take seconds then.
+overflow_sample() {
+	local full used k v line
+	read -r full <"$GS_STATS/full"
+	read -r used <"$GS_STATS/slots_used"
+	line="$((SECONDS - $1))s full=$full slots_used=$used"
+	while read -r k v; do
+		case $k in
+		pgscan_anon | pgscan_file | workingset_refault_file | pswpout | zswpout | oom_kill | nr_free_pages)
+			line+=" $k=$v" ;;
+		esac
+	done </proc/vmstat
+	printf '%s\n' "$line"
+}
+
+# overflow_sampler_start FILE: overflow_sample every 5 s into FILE until the test ends. Under thrashing
+# the sampler stalls too (its own pages are reclaimed and faulted back): the test samples once more when
+# its workload is gone.
+overflow_sampler_start() {
+	local t0=$SECONDS sfd
+	{
+		exec {sfd}<> <(:) # a pipe nobody writes to: read -t on it is a sleep that does not fork
+		while :; do
+			overflow_sample "$t0"
+			read -r -t 5 -u "$sfd" _ || true
+		done
+	} >"$1" 2>&1 &
+	ghost_at_exit "kill $!"
+}
