@@ -6,8 +6,8 @@
  * reading it returns a SWAPSPACE2 header, and opening it points the file at
  * a pseudo inode whose address_space operations provide that header to
  * swapon(2) and register our swap_ops through ->swap_activate().  The swap
- * core then allocates the device's clusters on demand (SWAP_OPS_F_DYNAMIC),
- * so an unused device costs nothing whatever its size.  Without a backend,
+ * core then maps the device's cluster array as it uses it
+ * (SWAP_OPS_F_DYNAMIC), so an unused device costs a page whatever its size.  Without a backend,
  * every page zswap refuses stays in memory (SWAP_OPS_F_NO_BACKING); with
  * one (ghostswap.h), those pages and the ones zswap writes back go to it.
  *
@@ -45,10 +45,6 @@
 /* Highest slot count a swap header can describe, in whole clusters */
 #define GHOST_MAX_SLOTS	round_down((u64)U32_MAX, GHOST_CLUSTER_SLOTS)
 
-/* Swap core metadata of one cluster: swap table and memcg table entries */
-#define GHOST_CLUSTER_META_BYTES \
-	(GHOST_CLUSTER_SLOTS * (sizeof(atomic_long_t) + sizeof(unsigned short)))
-
 #define GHOSTSWAP_MAGIC	0x67687377	/* "ghsw" */
 
 /*********************************
@@ -56,13 +52,10 @@
  *********************************/
 /*
  * Updated without locks by the swap core's callbacks and read through sysfs;
- * only clusters_peak needs a compare-and-exchange loop.
+ * only slots_used_peak needs a compare-and-exchange loop.
  */
-static atomic_long_t ghost_clusters;		/* clusters existing now */
-static atomic_long_t ghost_clusters_peak;	/* highest ghost_clusters */
-static atomic_long_t ghost_clusters_created;
-static atomic_long_t ghost_clusters_freed;
-static atomic_long_t ghost_cluster_alloc_failed;	/* its backend data failed */
+static DEFINE_PER_CPU(unsigned long, ghost_slots_freed);
+static atomic_long_t ghost_slots_used_peak;	/* since swapon */
 static atomic_long_t ghost_pages_kept;		/* zswap refused, kept in RAM */
 static atomic_long_t ghost_step_asides;		/* slot allocations declined */
 static bool ghost_stepping_aside;		/* the last one was declined */
@@ -173,13 +166,13 @@ static struct ghost_device {
 } ghost;
 
 /*
- * The device is in use from swapon until swapoff has freed its last cluster,
- * which happens after ->swap_deactivate().  Caller holds ghost_config_mutex.
+ * The device is in use from swapon to ->swap_deactivate(), which swapoff
+ * calls once every slot is free.  Caller holds ghost_config_mutex.
  */
 bool ghost_swapped_on(void)
 {
 	lockdep_assert_held(&ghost_config_mutex);
-	return ghost.swap_info || atomic_long_read(&ghost_clusters);
+	return ghost.swap_info;
 }
 
 /* Use @backend (NULL for none) from the next swapon. */
@@ -196,46 +189,12 @@ void ghost_backend_set(const struct ghost_backend *backend)
 /*********************************
  * swap_ops
  *********************************/
-/*
- * Each cluster the swap core creates is counted, and gets the backend's
- * per-cluster data if there is a backend.
- */
-static void *ghost_cluster_alloc(struct swap_info_struct *sis, gfp_t gfp)
+static void ghost_slots_free(struct swap_info_struct *sis, pgoff_t offset,
+			     unsigned int nr)
 {
-	void *priv = ghost.backend ? ghost.backend->cluster_alloc(gfp) : NULL;
-	long now, peak;
-
-	if (IS_ERR(priv)) {
-		atomic_long_inc(&ghost_cluster_alloc_failed);
-		return priv;
-	}
-	now = atomic_long_inc_return(&ghost_clusters);
-	peak = atomic_long_read(&ghost_clusters_peak);
-	while (now > peak &&
-	       !atomic_long_try_cmpxchg(&ghost_clusters_peak, &peak, now))
-		;
-	atomic_long_inc(&ghost_clusters_created);
-	return priv;
-}
-
-/*
- * Done with the backend before the count drops: once it is 0 after swapoff,
- * ghost_swapped_on() lets the backend change.
- */
-static void ghost_cluster_free(struct swap_info_struct *sis, void *priv)
-{
+	this_cpu_add(ghost_slots_freed, nr);
 	if (ghost.backend)
-		ghost.backend->cluster_free(priv);
-	atomic_long_inc(&ghost_clusters_freed);
-	/* Order the uses of the backend above before the count drops. */
-	smp_mb__before_atomic();
-	atomic_long_dec(&ghost_clusters);
-}
-
-static void ghost_slots_free(struct swap_info_struct *sis, void *priv,
-			     pgoff_t offset, unsigned int nr)
-{
-	ghost.backend->slots_free(priv, offset % GHOST_CLUSTER_SLOTS, nr);
+		ghost.backend->slots_free(offset, nr);
 }
 
 static void ghost_folio_kept(struct swap_info_struct *sis, struct folio *folio)
@@ -324,10 +283,16 @@ static void ghost_full_check(struct work_struct *work)
  */
 static bool ghost_may_alloc(struct swap_info_struct *sis, struct folio *folio)
 {
+	long used = swap_usage_in_pages(sis);
+	long peak = atomic_long_read(&ghost_slots_used_peak);
 	bool ok = !READ_ONCE(ghost_full) &&
 		  (zswap_may_store(folio) ||
 		   (ghost.backend && ghost.backend->may_write()) ||
 		   ghost_folio_zero_filled(folio));
+
+	while (used > peak &&
+	       !atomic_long_try_cmpxchg(&ghost_slots_used_peak, &peak, used))
+		;
 
 	if (READ_ONCE(ghost_stepping_aside) == ok)
 		WRITE_ONCE(ghost_stepping_aside, !ok);
@@ -372,8 +337,7 @@ static const struct swap_ops ghost_swap_ops = {
 	.can_merge	= swap_fs_can_merge,
 	.submit_write	= ghost_fail_write,
 	.submit_read	= ghost_fail_read,
-	.cluster_alloc	= ghost_cluster_alloc,
-	.cluster_free	= ghost_cluster_free,
+	.slots_free	= ghost_slots_free,
 	.folio_kept	= ghost_folio_kept,
 	.may_alloc	= ghost_may_alloc,
 };
@@ -401,8 +365,6 @@ static const struct swap_ops ghost_backed_swap_ops = {
 	.can_merge	= ghost_backend_can_merge,
 	.submit_write	= ghost_backend_write,
 	.submit_read	= ghost_backend_read,
-	.cluster_alloc	= ghost_cluster_alloc,
-	.cluster_free	= ghost_cluster_free,
 	.slots_free	= ghost_slots_free,
 	.may_alloc	= ghost_may_alloc,
 };
@@ -460,6 +422,7 @@ static int ghost_swap_activate(struct swap_info_struct *sis, struct file *file,
 		pr_notice("the kernel addresses %u of the %lu slots asked for\n",
 			  sis->max, ghost.nr_slots);
 	*span = sis->pages;
+	atomic_long_set(&ghost_slots_used_peak, 0);
 	WRITE_ONCE(ghost.swap_info, sis);
 unlock:
 	mutex_unlock(&ghost_config_mutex);
@@ -548,23 +511,32 @@ static ssize_t slots_used_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(slots_used);
 
-static ssize_t metadata_bytes_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
+/*
+ * The slots the swap core has mapped cluster metadata for: it grows with
+ * use and stays until swapoff.  Racy like slots_used.
+ */
+static ssize_t slots_mapped_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
 {
-	const struct ghost_backend *backend = READ_ONCE(ghost.backend);
-	size_t per_cluster = GHOST_CLUSTER_META_BYTES +
-			     (backend ? backend->cluster_bytes : 0);
+	struct swap_info_struct *sis = READ_ONCE(ghost.swap_info);
 
-	return sysfs_emit(buf, "%lu\n",
-			  atomic_long_read(&ghost_clusters) * per_cluster);
+	return sysfs_emit(buf, "%u\n", sis ? READ_ONCE(sis->max) : 0);
 }
-static DEVICE_ATTR_RO(metadata_bytes);
+static DEVICE_ATTR_RO(slots_mapped);
 
-GHOST_COUNTER_ATTR(clusters, ghost_clusters);
-GHOST_COUNTER_ATTR(clusters_peak, ghost_clusters_peak);
-GHOST_COUNTER_ATTR(clusters_created, ghost_clusters_created);
-GHOST_COUNTER_ATTR(clusters_freed, ghost_clusters_freed);
-GHOST_COUNTER_ATTR(cluster_alloc_failed, ghost_cluster_alloc_failed);
+static ssize_t slots_freed_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(ghost_slots_freed, cpu);
+	return sysfs_emit(buf, "%lu\n", sum);
+}
+static DEVICE_ATTR_RO(slots_freed);
+
+GHOST_COUNTER_ATTR(slots_used_peak, ghost_slots_used_peak);
 GHOST_COUNTER_ATTR(pages_kept, ghost_pages_kept);
 GHOST_COUNTER_ATTR(step_asides, ghost_step_asides);
 
@@ -588,12 +560,9 @@ static struct attribute *ghost_stats_attrs[] = {
 	&dev_attr_size_bytes.attr,
 	&dev_attr_swapped_on.attr,
 	&dev_attr_slots_used.attr,
-	&dev_attr_clusters.attr,
-	&dev_attr_clusters_peak.attr,
-	&dev_attr_clusters_created.attr,
-	&dev_attr_clusters_freed.attr,
-	&dev_attr_cluster_alloc_failed.attr,
-	&dev_attr_metadata_bytes.attr,
+	&dev_attr_slots_used_peak.attr,
+	&dev_attr_slots_freed.attr,
+	&dev_attr_slots_mapped.attr,
 	&dev_attr_pages_kept.attr,
 	&dev_attr_step_asides.attr,
 	&dev_attr_stepping_aside.attr,

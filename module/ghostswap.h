@@ -32,10 +32,7 @@
  *	attach
  * @exit: called at module unload, after /dev/ghostswap is gone; detaches
  * @stats: NULL-terminated attributes shown in the core's stats/ directory
- * @cluster_bytes: size of the per-cluster data @cluster_alloc returns
  * @swapon: the device is being swapped on with this backend
- * @cluster_alloc: per-cluster data (the slot map), as swap_ops->cluster_alloc
- * @cluster_free: as swap_ops->cluster_free
  * @slots_free: as swap_ops->slots_free
  * @submit_write: as swap_ops->submit_write, for pages zswap did not keep
  * @submit_read: as swap_ops->submit_read
@@ -50,12 +47,9 @@ struct ghost_backend {
 	int (*init)(void);
 	void (*exit)(void);
 	struct attribute *const *stats;
-	size_t cluster_bytes;
 
 	void (*swapon)(struct swap_info_struct *sis);
-	void *(*cluster_alloc)(gfp_t gfp);
-	void (*cluster_free)(void *priv);
-	void (*slots_free)(void *priv, unsigned int index, unsigned int nr);
+	void (*slots_free)(pgoff_t offset, unsigned int nr);
 	void (*submit_write)(struct swap_io_ctx *ctx);
 	void (*submit_read)(struct swap_io_ctx *ctx);
 	bool (*may_write)(void);

@@ -7,8 +7,9 @@
  * Space on the disk is handed out like a log, flash-friendly: sequentially,
  * one segment of erase_block bytes (default 2 MiB) after the other, so the
  * device sees whole erase blocks written in order.  Where each ghost slot's
- * page went is kept in its cluster's private data, the ghost "virtual table":
- * one u32 per slot, block + 1 (0: none).  Freeing a slot frees its block; a
+ * page went is kept in the slot map, the ghost "virtual table": one u32 per
+ * slot, block + 1 (0: none), in chunks that exist only while one of their
+ * slots has a block.  Freeing a slot frees its block; a
  * segment whose blocks are all free is discarded, if the device can, and
  * used again.  A cleaner keeps segments free: when few are left, it copies
  * the live blocks of the least used segment to the log head and frees it.
@@ -65,6 +66,8 @@ static atomic_long_t bdev_segments;		/* on the attached device */
 static atomic_long_t bdev_segments_cleaned;
 static atomic_long_t bdev_blocks_moved;		/* by the cleaner */
 static atomic_long_t bdev_clean_errors;		/* failed tries of cleaner I/O */
+static atomic_long_t bdev_maps;			/* slot map chunks */
+static atomic_long_t bdev_map_alloc_failed;	/* writes failed for want of one */
 
 /*********************************
  * tunables
@@ -107,8 +110,8 @@ enum { BDEV_HOST, BDEV_CLEANER, BDEV_HEADS };
  * @rmap maps each block back to the slot whose data it holds, so that the
  * cleaner can move it: set with the slot's map entry, cleared when the
  * block is freed.  Under @lock, a block with an @rmap entry belongs to a
- * slot in use, whose cluster (and slot map) cannot go away: freeing the
- * slot takes @lock to clear its entry first.  The cleaner repoints a slot
+ * slot in use, whose slot map chunk cannot go away: freeing the slot takes
+ * @lock to clear its entry first.  The cleaner repoints a slot
  * to the copy of its block under @lock, but a read may have looked up the
  * old block just before: the segment it cleaned is reused only after an
  * SRCU grace period of @bdev_read_srcu, which readers hold from their
@@ -125,6 +128,7 @@ static struct ghost_bdev {
 	u32 nr_segs;
 
 	spinlock_t lock;		/* see above */
+	struct xarray maps;		/* slot map chunks, see bdev_map */
 	u32 *seg_live;			/* blocks in use per segment */
 	u32 *seg_writing;		/* blocks being written per segment */
 	unsigned long *seg_free;	/* segments ready to be written */
@@ -148,6 +152,7 @@ static struct ghost_bdev {
 	struct delayed_work clean_work;
 } gb = {
 	.lock = __SPIN_LOCK_UNLOCKED(gb.lock),
+	.maps = XARRAY_INIT(gb.maps, XA_FLAGS_LOCK_IRQ),
 };
 
 DEFINE_STATIC_SRCU(bdev_read_srcu);
@@ -269,24 +274,6 @@ static void bdev_free_block(u32 block)
 	bdev_put_block(block);
 }
 
-/*
- * Point slot map entry @entry, of slot @offset, at @block (U32_MAX: none),
- * freeing the old one.
- */
-static void bdev_map_set(u32 *entry, u32 block, pgoff_t offset)
-{
-	u32 old = *entry;
-
-	lockdep_assert_held(&gb.lock);
-	WRITE_ONCE(*entry, block + 1);
-	if (old)
-		bdev_free_block(old - 1);
-	if (block != U32_MAX) {
-		gb.rmap[block] = offset + 1;
-		atomic_long_inc(&bdev_pages);
-	}
-}
-
 static void bdev_discard_work(struct work_struct *work)
 {
 	unsigned long flags;
@@ -312,52 +299,97 @@ static void bdev_discard_work(struct work_struct *work)
 /*********************************
  * slot map: the ghost virtual table
  *********************************/
-static void *bdev_cluster_alloc(gfp_t gfp)
-{
-	u32 *map = kcalloc(GHOST_CLUSTER_SLOTS, sizeof(*map), gfp);
+/*
+ * The slot map comes in chunks of BDEV_MAP_SLOTS slots, in gb.maps by chunk
+ * index: a chunk is allocated before the first of its slots gets a block and
+ * freed with its last block, so that slots whose pages stay in zswap cost
+ * nothing here.  Chunks and their @blocks change under gb.lock.  A chunk
+ * with blocks stays: the I/O paths read the entries of slots that have
+ * blocks, pinned by their folios, without the lock; the other lockless
+ * lookups run under RCU, hence kfree_rcu().
+ */
+#define BDEV_MAP_SLOTS	512
 
-	return map ?: ERR_PTR(-ENOMEM);
+struct bdev_map {
+	u32 blocks;			/* entries set */
+	struct rcu_head rcu;
+	u32 slot[BDEV_MAP_SLOTS];	/* block + 1, 0: none */
+};
+
+static struct bdev_map *bdev_map_of(pgoff_t offset)
+{
+	return xa_load(&gb.maps, offset / BDEV_MAP_SLOTS);
 }
 
-/* Every slot of the cluster was freed before: nothing is mapped. */
-static void bdev_cluster_free(void *priv)
+/* The entry of slot @offset, whose chunk must exist (see bdev_map) */
+static u32 *bdev_slot_entry(pgoff_t offset)
 {
-	kfree(priv);
+	return &bdev_map_of(offset)->slot[offset % BDEV_MAP_SLOTS];
+}
+
+/* Free the chunk of slot @offset if no slot of it has a block. */
+static void bdev_map_put(pgoff_t offset)
+{
+	struct bdev_map *map = bdev_map_of(offset);
+
+	lockdep_assert_held(&gb.lock);
+	if (map && !map->blocks) {
+		xa_erase(&gb.maps, offset / BDEV_MAP_SLOTS);
+		kfree_rcu(map, rcu);
+		atomic_long_dec(&bdev_maps);
+	}
+}
+
+/*
+ * Point the entry of slot @offset at @block (U32_MAX: none), freeing the
+ * old one; the chunk must exist.
+ */
+static void bdev_map_set(pgoff_t offset, u32 block)
+{
+	struct bdev_map *map = bdev_map_of(offset);
+	u32 *entry = &map->slot[offset % BDEV_MAP_SLOTS], old = *entry;
+
+	lockdep_assert_held(&gb.lock);
+	WRITE_ONCE(*entry, block + 1);
+	if (old) {
+		bdev_free_block(old - 1);
+		map->blocks--;
+	}
+	if (block != U32_MAX) {
+		gb.rmap[block] = offset + 1;
+		atomic_long_inc(&bdev_pages);
+		map->blocks++;
+	}
+	bdev_map_put(offset);
 }
 
 /*
  * Nothing else writes the entries of slots being freed, so most frees, of
  * slots that never reached the disk, need not take the lock.
  */
-static void bdev_slots_free(void *priv, unsigned int index, unsigned int nr)
+static void bdev_slots_free(pgoff_t offset, unsigned int nr)
 {
-	u32 *map = priv;
+	pgoff_t end = offset + nr, i = offset;
+	struct bdev_map *map;
 	unsigned long flags;
-	unsigned int i = index;
 
-	while (i < index + nr && !READ_ONCE(map[i]))
-		i++;
-	if (i == index + nr)
+	rcu_read_lock();
+	for (map = bdev_map_of(i); i < end; i++) {
+		if (!(i % BDEV_MAP_SLOTS))
+			map = bdev_map_of(i);
+		if (map && READ_ONCE(map->slot[i % BDEV_MAP_SLOTS]))
+			break;
+	}
+	rcu_read_unlock();
+	if (i == end)
 		return;
 	spin_lock_irqsave(&gb.lock, flags);
-	for (; i < index + nr; i++)
-		if (map[i])
-			bdev_map_set(&map[i], U32_MAX, 0);
+	for (; i < end; i++) {
+		map = bdev_map_of(i);
+		if (map && map->slot[i % BDEV_MAP_SLOTS])
+			bdev_map_set(i, U32_MAX);
+	}
 	spin_unlock_irqrestore(&gb.lock, flags);
-}
-
-/* The slot map entry of slot @offset, pinned (see struct ghost_bdev) */
-static u32 *bdev_slot_entry(pgoff_t offset)
-{
-	u32 *map = swap_cluster_private(gb.sis, offset);
-
-	return map + offset % GHOST_CLUSTER_SLOTS;
-}
-
-/* The slot map entries of a folio (all in one cluster) */
-static u32 *bdev_folio_map(struct folio *folio)
-{
-	return bdev_slot_entry(swp_offset(folio->swap));
 }
 
 /* A walk over the pages of a swap_iocb, with their slot map entries */
@@ -365,12 +397,15 @@ struct bdev_sio_pos {
 	const struct swap_iocb *sio;
 	int bvec;		/* folio: index in sio->bvecs */
 	long nr;		/* its pages done */
-	u32 *map;		/* its slot map entries */
+	u32 *map;		/* its slot map entries, NULL: no chunk */
 };
 
 #define BDEV_SIO_POS(s)		((struct bdev_sio_pos){ .sio = (s) })
 
-/* Step to the next page and its entry.  Return: false at the end. */
+/*
+ * Step to the next page and its entry (NULL if its chunk is missing).
+ * Return: false at the end.
+ */
 static bool bdev_sio_next(struct bdev_sio_pos *pos, struct page **page,
 			  u32 **entry)
 {
@@ -379,10 +414,14 @@ static bool bdev_sio_next(struct bdev_sio_pos *pos, struct page **page,
 	if (pos->bvec >= pos->sio->nr_bvecs)
 		return false;
 	folio = bvec_folio(&pos->sio->bvecs[pos->bvec]);
-	if (!pos->nr)
-		pos->map = bdev_folio_map(folio);
+	if (!pos->nr) {
+		struct bdev_map *map = bdev_map_of(swp_offset(folio->swap));
+
+		pos->map = map ? &map->slot[swp_offset(folio->swap) %
+					    BDEV_MAP_SLOTS] : NULL;
+	}
 	*page = folio_page(folio, pos->nr);
-	*entry = &pos->map[pos->nr];
+	*entry = pos->map ? &pos->map[pos->nr] : NULL;
 	if (++pos->nr == folio_nr_pages(folio)) {
 		pos->bvec++;
 		pos->nr = 0;
@@ -397,9 +436,12 @@ static void __bdev_unmap_sio(struct swap_iocb *sio)
 	u32 *entry;
 
 	lockdep_assert_held(&gb.lock);
-	while (bdev_sio_next(&pos, &page, &entry))
-		if (*entry)
-			bdev_map_set(entry, U32_MAX, 0);
+	while (bdev_sio_next(&pos, &page, &entry)) {
+		if (entry && *entry)
+			bdev_map_set(swp_offset(page_swap_entry(page)), U32_MAX);
+		else
+			bdev_map_put(swp_offset(page_swap_entry(page)));
+	}
 }
 
 /* The writes of the first @nr pages of @sio, to their new blocks, are over. */
@@ -414,8 +456,56 @@ static void __bdev_written_sio(struct swap_iocb *sio, u32 nr)
 		gb.seg_writing[(*entry - 1) / gb.seg_blocks]--;
 }
 
-/* Give every page of @sio a block, in runs.  False when the disk is full. */
-static bool bdev_map_sio(struct swap_iocb *sio)
+/*
+ * Take gb.lock with a slot map chunk for every folio of @sio, allocating the
+ * missing ones without the lock.  Return: false, unlocked, if one cannot be.
+ */
+static bool bdev_lock_sio_maps(struct swap_iocb *sio, unsigned long *flags)
+{
+	struct bdev_map *new = NULL;
+	pgoff_t slot;
+	void *old;
+	int i;
+
+	for (;;) {
+		spin_lock_irqsave(&gb.lock, *flags);
+		for (i = 0; i < sio->nr_bvecs; i++) {
+			slot = swp_offset(bvec_folio(&sio->bvecs[i])->swap);
+			if (!bdev_map_of(slot))
+				break;
+		}
+		if (i == sio->nr_bvecs)
+			break;
+		if (!new) {
+			spin_unlock_irqrestore(&gb.lock, *flags);
+			new = kzalloc_obj(*new, GFP_NOIO | __GFP_NOWARN);
+			if (!new)
+				goto fail;
+			continue;
+		}
+		old = xa_store(&gb.maps, slot / BDEV_MAP_SLOTS, new,
+			       GFP_ATOMIC | __GFP_NOWARN);
+		spin_unlock_irqrestore(&gb.lock, *flags);
+		if (xa_is_err(old)) {
+			kfree(new);
+			goto fail;
+		}
+		atomic_long_inc(&bdev_maps);
+		new = NULL;
+	}
+	kfree(new);
+	return true;
+
+fail:
+	atomic_long_inc(&bdev_map_alloc_failed);
+	return false;
+}
+
+/*
+ * Give every page of @sio a block, in runs.  Return: 0, -ENOSPC when the
+ * disk is full, -ENOMEM when the slot map cannot grow.
+ */
+static int bdev_map_sio(struct swap_iocb *sio)
 {
 	u32 left = sio->len >> PAGE_SHIFT, block = 0, run = 0;
 	struct bdev_sio_pos pos = BDEV_SIO_POS(sio);
@@ -423,7 +513,8 @@ static bool bdev_map_sio(struct swap_iocb *sio)
 	struct page *page;
 	u32 *entry;
 
-	spin_lock_irqsave(&gb.lock, flags);
+	if (!bdev_lock_sio_maps(sio, &flags))
+		return -ENOMEM;
 	while (bdev_sio_next(&pos, &page, &entry)) {
 		if (!run) {
 			run = bdev_alloc_run(&gb.head[BDEV_HOST], left, &block);
@@ -431,31 +522,33 @@ static bool bdev_map_sio(struct swap_iocb *sio)
 				goto full;
 		}
 		gb.seg_writing[block / gb.seg_blocks]++;
-		bdev_map_set(entry, block++, swp_offset(page_swap_entry(page)));
+		bdev_map_set(swp_offset(page_swap_entry(page)), block++);
 		run--;
 		left--;
 	}
 	spin_unlock_irqrestore(&gb.lock, flags);
-	return true;
+	return 0;
 
 full:
 	/* Undo: the pages stay dirty in memory, their old copies are gone. */
 	__bdev_written_sio(sio, (sio->len >> PAGE_SHIFT) - left);
 	__bdev_unmap_sio(sio);
 	spin_unlock_irqrestore(&gb.lock, flags);
-	return false;
+	return -ENOSPC;
 }
 
 static bool bdev_sio_mapped(struct swap_iocb *sio)
 {
 	struct bdev_sio_pos pos = BDEV_SIO_POS(sio);
 	struct page *page;
+	bool mapped = true;
 	u32 *entry;
 
-	while (bdev_sio_next(&pos, &page, &entry))
-		if (!READ_ONCE(*entry))
-			return false;
-	return true;
+	rcu_read_lock();
+	while (mapped && bdev_sio_next(&pos, &page, &entry))
+		mapped = entry && READ_ONCE(*entry);
+	rcu_read_unlock();
+	return mapped;
 }
 
 /*********************************
@@ -558,13 +651,17 @@ static void bdev_submit_write(struct swap_io_ctx *ctx)
 {
 	struct swap_iocb *sio = ctx->sio;
 	struct iov_iter iter;
+	int err;
 
 	swap_fs_prepare_rw(ctx, WRITE, &iter);
-	if (!bdev_map_sio(sio)) {
-		atomic_long_inc(&bdev_full);
-		pr_warn_ratelimited("device full, %d bytes stay in memory\n",
-				    sio->len);
-		sio->iocb.ki_complete(&sio->iocb, -ENOSPC);
+	err = bdev_map_sio(sio);
+	if (err) {
+		if (err == -ENOSPC)
+			atomic_long_inc(&bdev_full);
+		pr_warn_ratelimited("%s, %d bytes stay in memory\n",
+				    err == -ENOSPC ? "device full" :
+				    "no memory for the slot map", sio->len);
+		sio->iocb.ki_complete(&sio->iocb, err);
 		return;
 	}
 	bdev_submit_sio(sio, REQ_OP_WRITE | REQ_SWAP, bdev_write_end_io);
@@ -943,6 +1040,8 @@ static void bdev_detach(void)
 	lockdep_assert_held(&ghost_config_mutex);
 	if (!gb.file)
 		return;
+	/* Every slot was freed at swapoff, and every chunk with its blocks */
+	WARN_ON_ONCE(!xa_empty(&gb.maps));
 	ghost_backend_set(NULL);
 	cancel_delayed_work_sync(&gb.clean_work);
 	flush_work(&gb.discard_work);
@@ -1148,6 +1247,15 @@ GHOST_COUNTER_ATTR(backend_segments_used, bdev_segments_used);
 GHOST_COUNTER_ATTR(backend_segments_cleaned, bdev_segments_cleaned);
 GHOST_COUNTER_ATTR(backend_blocks_moved, bdev_blocks_moved);
 GHOST_COUNTER_ATTR(backend_clean_errors, bdev_clean_errors);
+GHOST_COUNTER_ATTR(backend_map_alloc_failed, bdev_map_alloc_failed);
+
+static ssize_t backend_map_bytes_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  atomic_long_read(&bdev_maps) * sizeof(struct bdev_map));
+}
+static DEVICE_ATTR_RO(backend_map_bytes);
 
 /* Blocks of segments in use that hold nothing: what the cleaner can win */
 static ssize_t backend_free_in_used_show(struct device *dev,
@@ -1215,6 +1323,8 @@ static struct attribute *bdev_stats_attrs[] = {
 	&dev_attr_backend_clean_errors.attr,
 	&dev_attr_backend_free_in_used.attr,
 	&dev_attr_backend_metadata_bytes.attr,
+	&dev_attr_backend_map_bytes.attr,
+	&dev_attr_backend_map_alloc_failed.attr,
 	NULL,
 };
 
@@ -1250,10 +1360,7 @@ const struct ghost_backend ghost_bdev_backend = {
 	.init		= ghost_bdev_init,
 	.exit		= ghost_bdev_exit,
 	.stats		= bdev_stats_attrs,
-	.cluster_bytes	= GHOST_CLUSTER_SLOTS * sizeof(u32),
 	.swapon		= bdev_swapon,
-	.cluster_alloc	= bdev_cluster_alloc,
-	.cluster_free	= bdev_cluster_free,
 	.slots_free	= bdev_slots_free,
 	.submit_write	= bdev_submit_write,
 	.submit_read	= bdev_submit_read,

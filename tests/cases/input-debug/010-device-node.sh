@@ -27,7 +27,7 @@ if err=$(swapon "$GS_DEV" 2>&1); then gs_fail "a second swapon of the same devic
 gs_log "second swapon through another node: $err"
 grep -q 'Device or resource busy' <<<"$err" || gs_fail "the second swapon failed without EBUSY: $err"
 gs-memtest --size 32M --mix 1:2:1 --pageout || gs_fail "the device does not work through $alias"
-[ "$(ghost_stat clusters)" -gt 0 ] || gs_fail "no cluster was allocated through $alias"
+[ "$(ghost_stat slots_used_peak)" -gt 0 ] || gs_fail "no slot was used through $alias"
 # A node removed while the device is on changes nothing: swapoff by the open file, not the name.
 rm "$alias"
 [ "$(ghost_stat swapped_on)" = 1 ] || gs_fail "stats/swapped_on is not 1"
@@ -35,4 +35,4 @@ if err=$(swapoff "$alias" 2>&1); then gs_fail "swapoff of a removed path succeed
 gs_log "swapoff of the removed node: $err"
 mknod -m 600 "$alias" c "${devno%:*}" "${devno#*:}"
 swapoff "$alias" || gs_fail "swapoff through the recreated $alias failed"
-[ "$(ghost_stat clusters)" -eq 0 ] || gs_fail "$(ghost_stat clusters) clusters left after swapoff"
+[ "$(ghost_stat slots_mapped)" -eq 0 ] || gs_fail "$(ghost_stat slots_mapped) slots still mapped after swapoff"

@@ -19,4 +19,4 @@ swapon "$GS_DEV" || gs_fail "swapon after the failed swapoffs failed"
 gs-memtest --size 32M --mix 1:2:1 --pageout || gs_fail "the device does not work"
 swapoff "$GS_DEV" || gs_fail "swapoff failed"
 if swapoff "$GS_DEV" 2>/dev/null; then gs_fail "a second swapoff succeeded"; fi
-[ "$(ghost_stat clusters)" -eq 0 ] || gs_fail "clusters left after swapoff"
+[ "$(ghost_stat slots_mapped)" -eq 0 ] || gs_fail "slots still mapped after swapoff"

@@ -99,4 +99,4 @@ gs_log "soak of ${soak_secs}s: $offs swapoffs done, $enomem refused for lack of 
 	gs_fail "less than 2 x RAM went through swap in the ${SOAK_MAX_SECONDS}s safety bound"
 [ "$high" -gt 0 ] || gs_fail "the memcg rounds never hit memory.high"
 swapoff "$GS_DEV" || gs_fail "the final swapoff failed"
-[ "$(ghost_stat clusters)" -eq 0 ] || gs_fail "$(ghost_stat clusters) clusters left after the final swapoff"
+[ "$(ghost_stat slots_mapped)" -eq 0 ] || gs_fail "$(ghost_stat slots_mapped) slots still mapped after the final swapoff"

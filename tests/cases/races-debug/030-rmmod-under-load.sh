@@ -41,6 +41,6 @@ for i in 1 2; do
 	kill -USR1 "${pids[i - 1]}"
 	wait "${pids[i - 1]}" || { tail -n 3 "/tmp/r$i.out" && gs_fail "writer $i failed"; }
 done
-[ "$(ghost_stat clusters_created)" -gt 0 ] || gs_fail "the writers never used the device"
+[ "$(ghost_stat slots_used_peak)" -gt 0 ] || gs_fail "the writers never used the device"
 swapoff "$GS_DEV"
 rmmod ghostswap || gs_fail "rmmod after swapoff failed"

@@ -1,1 +1,0 @@
-../ghost/080-clusters-come-and-go.sh

@@ -1,0 +1,1 @@
+../ghost/080-slots-come-and-go.sh
