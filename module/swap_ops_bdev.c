@@ -308,7 +308,8 @@ static void bdev_discard_work(struct work_struct *work)
  * blocks, pinned by their folios, without the lock; the other lockless
  * lookups run under RCU, hence kfree_rcu().
  */
-#define BDEV_MAP_SLOTS	512
+/* At least the largest swap folio: its slots, aligned, are in one chunk */
+#define BDEV_MAP_SLOTS	MAX(512, 1 << (SWAP_NR_ORDERS - 1))
 
 struct bdev_map {
 	u32 blocks;			/* entries set */
