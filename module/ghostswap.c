@@ -7,9 +7,10 @@
  * a pseudo inode whose address_space operations provide that header to
  * swapon(2) and register our swap_ops through ->swap_activate().  The swap
  * core then maps the device's cluster array as it uses it
- * (SWAP_OPS_F_DYNAMIC), so an unused device costs a page whatever its size.  Without a backend,
- * every page zswap refuses stays in memory (SWAP_OPS_F_NO_BACKING); with
- * one (ghostswap.h), those pages and the ones zswap writes back go to it.
+ * (SWAP_OPS_F_DYNAMIC), so an unused device costs a page whatever its size.
+ * Without a backend, every page zswap refuses stays in memory
+ * (SWAP_OPS_F_NO_BACKING); with one (ghostswap.h), those pages and the ones
+ * zswap writes back go to it.
  *
  * Usage: insmod ghostswap.ko [size=BYTES] [backing_dev=PATH];
  *        swapon /dev/ghostswap
