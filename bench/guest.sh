@@ -29,7 +29,8 @@ BIG_DISK=/dev/vdd
 ZRAM=/dev/zram0
 GS_STATS=/sys/class/misc/ghostswap/stats
 CONFIGS=(ghost ghost-bdev ghost-overflow zram zswap-swap swap)
-WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 procs-4 pageout swapoff fragmented)
+WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 incomp-2x incomp-2x-refused procs-4 pageout swapoff
+	fragmented)
 # BENCH_CONFIGS, BENCH_WORKLOADS: subsets to run (bench/run.sh); swapoff includes metadata-per-slot.
 # swapoff and fragmented leave the configuration swapped off: they come last.
 [ -z "${BENCH_CONFIGS:-}" ] || read -ra CONFIGS <<<"$BENCH_CONFIGS"
@@ -380,6 +381,21 @@ memcg_run() {
 	rmdir "$cg"
 }
 
+# incompressible CONFIG WORKLOAD: 2 x RAM of incompressible pages, sequential, for the policy on them
+# (README, "Incompressible pages"): incomp-2x as zswap does by default, storing each as it is, a whole
+# page of its pool; incomp-2x-refused in a cgroup with memory.zswap.writeback=0, where zswap refuses
+# them. Valid if RAM/16 pages went to swap.
+incompressible() {
+	local size_kib=$((mem_kib * 2)) run=()
+	if [ "$2" = incomp-2x-refused ]; then
+		mkdir -p "$cg"
+		echo 0 >"$cg/memory.zswap.writeback"
+		run=("${GS_IN_CGROUP[@]}" "$cg")
+	fi
+	memtest "$1" "$2" "$size_kib" $((mem_kib / 16)) "${run[@]}" gs-memtest --size "${size_kib}K" --mix 0:0:1
+	[ "$2" = incomp-2x ] || rmdir "$cg"
+}
+
 # --- static cost: kernel memory that swapping on an empty device of N x RAM costs
 static_cost() {
 	local config=$1 mult=$2 size_kib k0 k1 status=ok value=
@@ -428,6 +444,7 @@ for config in "${config_order[@]}"; do
 				gs-memtest "${args[@]}"
 			;;
 		memcg-ram/4) memcg_run "$config" ;;
+		incomp-2x | incomp-2x-refused) incompressible "$config" "$workload" ;;
 		procs-[1-9]) procs "$config" "${workload#procs-}" ;;
 		pageout) pageout "$config" ;;
 		swapoff) hold_and_swapoff "$config" ;;

@@ -25,6 +25,10 @@ LABELS = {
     "swap": "swap partition",
 }
 THROUGHPUT = ["seq-2x", "rand-2x", "seq-4x", "rand-4x", "memcg-ram/4", "procs-4", "pageout"]
+# The policy on incompressible pages (README): zswap storing them as they are, and refusing them
+# (memory.zswap.writeback=0). In the tables, not in the geometric means: a choice, not a configuration.
+POLICY = ["incomp-2x", "incomp-2x-refused"]
+TABLES = THROUGHPUT + POLICY
 MULTIPLES = [1, 8, 64, 1000]  # static-Nx sizes shown when the results have none
 # The configurations whose throughput ratios head the summary; they are all compared over one set of
 # workloads, so that a workload one of them failed does not leave a different set for each pair.
@@ -157,7 +161,7 @@ def ratio_table(res, peer):
     lines = [f"## Ratios of median MiB/s against {LABELS[peer]} (write / read)", "",
              "| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
              "|---" * (len(CONFIGS) + 1) + "|"]
-    for w in THROUGHPUT:
+    for w in TABLES:
         cells = []
         for c in CONFIGS:
             parts = []
@@ -249,7 +253,7 @@ def summary(res, out):
         lines += [f"## {title}", ""] + ([note, ""] if note else [])
         lines += ["| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
                   "|---" * (len(CONFIGS) + 1) + "|"]
-        for w in THROUGHPUT:
+        for w in TABLES:
             fmt = "{:.2f}" if field.startswith("sys_") else "{:.1f}"
             lines.append(f"| {w} | " + " | ".join(res.cell(c, w, field, fmt) for c in CONFIGS) + " |")
         lines.append("")
@@ -279,7 +283,7 @@ def summary(res, out):
               "kept: ghostswap `pages_kept`, asides: `step_asides`.", "",
               "| workload | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
               "|---" * (len(CONFIGS) + 1) + "|"]
-    for w in THROUGHPUT:
+    for w in TABLES:
         cells = []
         for c in CONFIGS:
             meds = [res.median_any(c, w, name) for name, _ in COUNTERS]
