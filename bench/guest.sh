@@ -4,7 +4,8 @@
 #
 # For each configuration -- ghost (ghostswap + zswap), ghost-bdev (ghostswap + zswap + backing disk),
 # ghost-overflow (ghostswap + zswap at priority 10 above the swap partition at priority 5, zswap's
-# default pool of 20 %), zram (lz4), zswap-swap (zswap + swap partition), swap (swap partition alone) --
+# default pool of 20 %), zram (lz4), zswap-swap (zswap + swap partition), zswap-swap-20 (the same with
+# ghost-overflow's pool of 20 %), swap (swap partition alone) --
 # runs a discarded warm-up and then the same workloads, then measures the static cost of swapping on
 # devices of 1, 8, 64 and 1000 x RAM (BENCH_STATIC_MULTIPLES). The configurations run in a rotated
 # order, starting one further on in each repetition, so that none is always the first after boot. One
@@ -12,7 +13,7 @@
 # the system time of the whole machine and zswap's and ghostswap's counters over that workload. Disks:
 # /dev/vdb swap partition, /dev/vdc ghostswap's backing disk, /dev/vdd large sparse disk for the static
 # cost of swap partitions. Compressor lz4 everywhere; zswap pool max_pool_percent=60
-# except in ghost-overflow.
+# except in ghost-overflow and zswap-swap-20.
 set -euo pipefail
 # shellcheck source=../tests/lib/guest.sh
 . tests/lib/guest.sh
@@ -28,7 +29,7 @@ BACKING_DISK=/dev/vdc
 BIG_DISK=/dev/vdd
 ZRAM=/dev/zram0
 GS_STATS=/sys/class/misc/ghostswap/stats
-CONFIGS=(ghost ghost-bdev ghost-overflow zram zswap-swap swap)
+CONFIGS=(ghost ghost-bdev ghost-overflow zram zswap-swap zswap-swap-20 swap)
 WORKLOADS=(seq-2x rand-2x seq-4x rand-4x memcg-ram/4 incomp-2x incomp-2x-refused procs-4 pageout swapoff
 	fragmented)
 # BENCH_CONFIGS, BENCH_WORKLOADS: subsets to run (bench/run.sh); swapoff includes metadata-per-slot.
@@ -167,6 +168,10 @@ config_on() {
 			echo "$2K" >/sys/block/zram0/disksize && mkswap -q "$ZRAM" && swapon "$ZRAM"
 		;;
 	zswap-swap) zswap_on && mkswap -q -f "$3" "$2" >/dev/null && swapon "$3" ;;
+	zswap-swap-20)
+		zswap_on && echo 20 >/sys/module/zswap/parameters/max_pool_percent &&
+			mkswap -q -f "$3" "$2" >/dev/null && swapon "$3"
+		;;
 	swap) gs_zswap_disable && mkswap -q -f "$3" "$2" >/dev/null && swapon "$3" ;;
 	esac
 }
@@ -455,11 +460,11 @@ for config in "${config_order[@]}"; do
 	done
 	config_down
 done
-# ghost-overflow's static cost is ghost's plus the partition's: not measured again.
+# ghost-overflow's static cost is ghost's plus the partition's, zswap-swap-20's zswap-swap's: not measured again.
 [ "${BENCH_STATIC:-1}" = 1 ] || STATIC_MULTIPLES=()
 for mult in "${STATIC_MULTIPLES[@]}"; do
 	for config in "${config_order[@]}"; do
-		[ "$config" = ghost-overflow ] || static_cost "$config" "$mult"
+		[ "$config" = ghost-overflow ] || [ "$config" = zswap-swap-20 ] || static_cost "$config" "$mult"
 	done
 done
 echo "bench: done"

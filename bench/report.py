@@ -15,13 +15,14 @@ import statistics
 import subprocess
 import sys
 
-CONFIGS = ["ghost", "ghost-bdev", "ghost-overflow", "zram", "zswap-swap", "swap"]
+CONFIGS = ["ghost", "ghost-bdev", "ghost-overflow", "zram", "zswap-swap", "zswap-swap-20", "swap"]
 LABELS = {
     "ghost": "ghostswap (zswap)",
     "ghost-bdev": "ghostswap + backing disk",
     "ghost-overflow": "ghostswap above swap partition (pool 20 %)",
     "zram": "zram (lz4)",
     "zswap-swap": "zswap + swap partition",
+    "zswap-swap-20": "zswap + swap partition (pool 20 %)",
     "swap": "swap partition",
 }
 THROUGHPUT = ["seq-2x", "rand-2x", "seq-4x", "rand-4x", "memcg-ram/4", "procs-4", "pageout"]
@@ -222,6 +223,9 @@ def summary(res, out):
         f"partition {done('ghost-overflow')}; on the 4 x RAM workloads: "
         f"**{fmt_ratio(geomean_ratio(res, 'ghost-overflow', 'zswap-swap', big))}** ({len(big)} of the same "
         f"ratios), {done('ghost-overflow', ['seq-4x', 'rand-4x'])}",
+        "  - ghost above swap partition/zswap+swap partition with the same pool (20 %): "
+        f"**{fmt_ratio(geomean_ratio(res, 'ghost-overflow', 'zswap-swap-20', pairs))}**; on the 4 x RAM "
+        f"workloads: **{fmt_ratio(geomean_ratio(res, 'ghost-overflow', 'zswap-swap-20', big))}**",
         f"- pessimistic, a failed workload counts {FAILED_RATIO} (one the ghost side ran without a valid run: "
         "failed, OOM-killed, timed out, did not swap; over the workloads x write/read where the peer has a "
         f"valid median): ghost/zram {pess('ghost', 'zram')}, ghost/zswap+swap partition "
@@ -258,6 +262,8 @@ def summary(res, out):
             lines.append(f"| {w} | " + " | ".join(res.cell(c, w, field, fmt) for c in CONFIGS) + " |")
         lines.append("")
     lines += ratio_table(res, "zram") + ratio_table(res, "zswap-swap")
+    if res.present("zswap-swap-20"):
+        lines += ratio_table(res, "zswap-swap-20")
     lines += ["## Static cost: kernel memory (Slab + VmallocUsed + Percpu) of swapon, KiB", "",
               "| device size | " + " | ".join(LABELS[c] for c in CONFIGS) + " |",
               "|---" * (len(CONFIGS) + 1) + "|"]
