@@ -65,7 +65,7 @@ static atomic_long_t ghost_full_periods;	/* times ghost_full was set */
 /*********************************
  * tunables
  *********************************/
-/* Device size in bytes, fixed at load time; 0 until ghost_size_init() */
+/* Device size in bytes as last asked for (size=, the size attribute); 0: default */
 static u64 ghost_size;
 
 /**
@@ -115,20 +115,41 @@ too_large:
 	return -ERANGE;
 }
 
+/* Parse a device size: bytes, at least one swap cluster. */
+static int ghost_size_parse(const char *val, u64 *bytes)
+{
+	int ret = ghost_parse_bytes("size", val, bytes);
+
+	if (!ret && *bytes < (u64)GHOST_CLUSTER_SLOTS * PAGE_SIZE) {
+		pr_err("size=%.*s is below the minimum of %lu bytes (one swap cluster)\n",
+		       (int)strcspn(val, "\n"), val,
+		       GHOST_CLUSTER_SLOTS * PAGE_SIZE);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 static int ghost_size_set(const char *val, const struct kernel_param *kp)
 {
 	u64 bytes;
-	int ret = ghost_parse_bytes("size", val, &bytes);
+	int ret = ghost_size_parse(val, &bytes);
 
-	if (ret)
-		return ret;
-	if (bytes < (u64)GHOST_CLUSTER_SLOTS * PAGE_SIZE) {
-		pr_err("size=%s is below the minimum of %lu bytes (one swap cluster)\n",
-		       val, GHOST_CLUSTER_SLOTS * PAGE_SIZE);
-		return -EINVAL;
+	if (!ret)
+		*(u64 *)kp->arg = bytes;
+	return ret;
+}
+
+/* Whole clusters, at most what a swap header describes. */
+static unsigned long ghost_size_slots(u64 bytes)
+{
+	u64 slots = round_down(bytes >> PAGE_SHIFT, GHOST_CLUSTER_SLOTS);
+
+	if (slots > GHOST_MAX_SLOTS) {
+		pr_notice("size %llu clamped to %llu bytes, the largest a swap header describes\n",
+			  bytes, GHOST_MAX_SLOTS << PAGE_SHIFT);
+		slots = GHOST_MAX_SLOTS;
 	}
-	*(u64 *)kp->arg = bytes;
-	return 0;
+	return slots;
 }
 
 static const struct kernel_param_ops ghost_size_ops = {
@@ -386,6 +407,19 @@ static void ghost_fill_header(union swap_header *header)
 	memcpy(header->magic.magic, "SWAPSPACE2", sizeof(header->magic.magic));
 }
 
+/*
+ * The size the next swapon takes: the header's, whose cached page goes (a
+ * swapon reading it meanwhile may see either size: see activation).
+ */
+static void ghost_set_slots(unsigned long slots)
+{
+	lockdep_assert_held(&ghost_config_mutex);
+	WRITE_ONCE(ghost.nr_slots, slots);
+	WRITE_ONCE(ghost.header->info.last_page, slots - 1);
+	i_size_write(ghost.inode, (loff_t)slots << PAGE_SHIFT);
+	truncate_inode_pages(ghost.inode->i_mapping, 0);
+}
+
 /* Page 0 of the pseudo inode is the header; swapon(2) reads nothing else. */
 static int ghost_read_folio(struct file *file, struct folio *folio)
 {
@@ -419,9 +453,12 @@ static int ghost_swap_activate(struct swap_info_struct *sis, struct file *file,
 	}
 	if (ret < 0)
 		goto unlock;
-	if (sis->max < ghost.nr_slots)
-		pr_notice("the kernel addresses %u of the %lu slots asked for\n",
+	if (sis->max != ghost.nr_slots) {
+		/* The kernel's limit, or a size written while swapon read */
+		pr_notice("swapon took %u slots, not %lu: the size is now that\n",
 			  sis->max, ghost.nr_slots);
+		ghost_set_slots(round_down(sis->max, GHOST_CLUSTER_SLOTS));
+	}
 	*span = sis->pages;
 	atomic_long_set(&ghost_slots_used_peak, 0);
 	WRITE_ONCE(ghost.swap_info, sis);
@@ -486,12 +523,67 @@ static const struct file_operations ghost_fops = {
 };
 
 /*********************************
+ * sysfs: /sys/class/misc/ghostswap/size
+ *********************************/
+static ssize_t size_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  (u64)READ_ONCE(ghost.nr_slots) << PAGE_SHIFT);
+}
+
+/*
+ * While swapped on, resize the swap area at once: growing costs nothing
+ * until the new slots are used; shrinking needs the slots beyond the new
+ * end free (the swap core moves no page).  Otherwise the next swapon takes
+ * the new size.
+ */
+static ssize_t size_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t len)
+{
+	unsigned long slots;
+	u64 bytes;
+	int ret = ghost_size_parse(buf, &bytes);
+
+	if (ret)
+		return ret;
+	slots = ghost_size_slots(bytes);
+	mutex_lock(&ghost_config_mutex);
+	if (ghost.swap_info)
+		ret = swap_dynamic_resize(ghost.swap_info, slots);
+	if (!ret) {
+		ghost_size = bytes;
+		ghost_set_slots(slots);
+		pr_info("size: %lu MiB%s\n", slots >> (20 - PAGE_SHIFT),
+			ghost.swap_info ? ", swapped on" : "");
+	} else if (ret == -EBUSY) {
+		pr_err("size=%llu: slots beyond it are in use, or swapoff is running: size unchanged\n",
+		       bytes);
+	} else {
+		pr_err("size=%llu: the swap core cannot resize to it (%d): size unchanged\n",
+		       bytes, ret);
+	}
+	mutex_unlock(&ghost_config_mutex);
+	return ret ?: len;
+}
+static DEVICE_ATTR_RW(size);
+
+static struct attribute *ghost_dev_attrs[] = {
+	&dev_attr_size.attr,
+	NULL,
+};
+
+static const struct attribute_group ghost_dev_group = {
+	.attrs	= ghost_dev_attrs,
+};
+
+/*********************************
  * sysfs: /sys/class/misc/ghostswap/stats/
  *********************************/
 static ssize_t size_bytes_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%lu\n", ghost.nr_slots << PAGE_SHIFT);
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(ghost.nr_slots) << PAGE_SHIFT);
 }
 static DEVICE_ATTR_RO(size_bytes);
 
@@ -576,14 +668,19 @@ static struct attribute *ghost_stats_attrs[] = {
 static struct attribute_group ghost_stats_group = {
 	.name	= "stats",
 };
-__ATTRIBUTE_GROUPS(ghost_stats);
+
+static const struct attribute_group *ghost_groups[] = {
+	&ghost_dev_group,
+	&ghost_stats_group,
+	NULL,
+};
 
 static struct miscdevice ghost_misc = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= "ghostswap",
 	.fops	= &ghost_fops,
 	.mode	= 0600,
-	.groups	= ghost_stats_groups,
+	.groups	= ghost_groups,
 };
 
 /*********************************
@@ -599,22 +696,6 @@ static struct file_system_type ghost_fs_type = {
 	.init_fs_context	= ghost_init_fs_context,
 	.kill_sb		= kill_anon_super,
 };
-
-/* Default to 8 x RAM; keep whole clusters and what a header can describe. */
-static void ghost_size_init(void)
-{
-	u64 slots;
-
-	if (!ghost_size)
-		ghost_size = (u64)totalram_pages() * 8 << PAGE_SHIFT;
-	slots = round_down(ghost_size >> PAGE_SHIFT, GHOST_CLUSTER_SLOTS);
-	if (slots > GHOST_MAX_SLOTS) {
-		pr_notice("size %llu clamped to %llu bytes, the largest a swap header describes\n",
-			  ghost_size, GHOST_MAX_SLOTS << PAGE_SHIFT);
-		slots = GHOST_MAX_SLOTS;
-	}
-	ghost.nr_slots = slots;
-}
 
 /*
  * stats/ shows the core's attributes and every backend's, all created with
@@ -672,7 +753,9 @@ static int __init ghost_init(void)
 {
 	int ret;
 
-	ghost_size_init();
+	if (!ghost_size)
+		ghost_size = (u64)totalram_pages() * 8 << PAGE_SHIFT;
+	ghost.nr_slots = ghost_size_slots(ghost_size);
 	ghost.header = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!ghost.header)
 		return -ENOMEM;
