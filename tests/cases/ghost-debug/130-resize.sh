@@ -1,0 +1,1 @@
+../ghost/130-resize.sh
