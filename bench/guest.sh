@@ -85,6 +85,7 @@ now() { date +%s.%N; }
 secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 swapouts() { echo $(($(gs_vmstat pswpout) + $(gs_vmstat zswpout))); }
 swapins() { echo $(($(gs_vmstat pswpin) + $(gs_vmstat zswpin))); }
+swap_used_kib() { awk 'NR > 1 { s += $4 } END { printf "%.0f\n", s }' /proc/swaps; }
 kernel_kib() { awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo; }
 # quiesce: write back dirty pages and drop clean caches, so that every recorded workload starts from
 # the same page cache and reclaims anonymous pages, not what the previous one left behind.
@@ -144,8 +145,8 @@ zswap_on() {
 	echo 60 >/sys/module/zswap/parameters/max_pool_percent
 }
 
-# config_load CONFIG SIZE_KIB: load what CONFIG's device needs before it is set up (ghostswap.ko: its
-# code is a fixed cost -- on x86 module text comes from a 2 MiB execmem cache -- not the device's).
+# config_load CONFIG SIZE_KIB: load what CONFIG's device needs before it is set up (ghostswap.ko, whose
+# load-time allocations, e.g. a backing disk's per-segment tables, are part of the static cost).
 config_load() {
 	case $1 in
 	ghost | ghost-overflow) insmod "$GS_MODULE" size="$2K" ;;
@@ -272,27 +273,37 @@ warm_up() {
 	printf 'bench: warm-up of %s: %s s, exit %s\n' "$1" "$(secs_since "$t0")" "$rc"
 }
 
-# pageout CONFIG: MADV_PAGEOUT of RAM/2 and fault-back; write = pageout MiB/s, read = fault-back MiB/s.
+# pageout CONFIG: MADV_PAGEOUT of RAM/2 and fault-back. The pageout is timed until no page is under
+# writeback (gs-memtest --drain), not until the writes are submitted, and counts the pages that left
+# memory (mincore(2)): write = MiB that left memory / pageout seconds (a disk's written pages stay in
+# the swap cache until reclaim needs them: they count only once gone), read = fault-back MiB/s;
+# value = pages that left memory.
 pageout() {
-	local size_kib=$((mem_kib / 2)) o=/tmp/bench.out so0 si0 st0 t0 rc=0 status=ok secs elapsed so si sysf
+	local size_kib=$((mem_kib / 2)) o=/tmp/bench.out so0 si0 st0 t0 rc=0 status=ok secs left elapsed so si sysf
 	quiesce
 	counters_mark
 	so0=$(swapouts) si0=$(swapins) st0=$(sys_ticks) t0=$(now)
-	gs-memtest --size "${size_kib}K" --mix $MIX --pageout >"$o" 2>&1 || rc=$?
+	gs-memtest --size "${size_kib}K" --mix $MIX --pageout --drain >"$o" 2>&1 || rc=$?
 	elapsed=$(secs_since "$t0") so=$(($(swapouts) - so0)) si=$(($(swapins) - si0)) sysf=$(sys_fields "$st0" "$so")
 	[ "$rc" -eq 0 ] || status=failed:$rc
-	secs=$(memtest_field "$o" pageout secs)
-	row "$1,pageout,$status,$((size_kib / 1024)),$elapsed,$(awk -v s="$secs" -v k="$size_kib" 'BEGIN { if (s > 0) printf "%.1f", k / 1024 / s }'),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$sysf,$so,$si,,"
+	secs=$(memtest_field "$o" pageout secs) left=$(memtest_field "$o" pageout left)
+	row "$1,pageout,$status,$((size_kib / 1024)),$elapsed,$(awk -v s="$secs" -v l="$left" 'BEGIN { if (s > 0 && l >= 0) printf "%.1f", l * 4 / 1024 / s }'),$(memtest_field "$o" verify mibps),$(memtest_stime "$o"),$sysf,$so,$si,$left,pages-left"
 }
 
-# hold_and_swapoff CONFIG: push RAM/2 out and hold it; the kernel memory this costs per used slot
-# (Slab + VmallocUsed + Percpu, which hold no compressed data); then the time swapoff takes to bring it
-# all back. Leaves the configuration swapped off.
+# hold_and_swapoff CONFIG: on a fresh device (CONFIG set up again, so that no slot or swap cache of the
+# workloads before counts), push RAM/2 out and hold it; the kernel memory this costs (Slab +
+# VmallocUsed + Percpu, which hold no compressed data) over the slots it took; then the time swapoff
+# takes to bring it all back. Leaves the configuration swapped off.
 hold_and_swapoff() {
-	local size_kib=$((mem_kib / 2)) o=/tmp/hold.out k0 k1 used_kib holder t0 rc=0 status=ok
+	local size_kib=$((mem_kib / 2)) o=/tmp/hold.out k0 k1 u0 used_kib holder t0 rc=0 status=ok
+	config_down >/dev/null 2>&1 || true
+	config_up "$1" $((mem_kib * 8)) "$SWAP_DISK" >/dev/null || {
+		row_value "$1" metadata-per-slot failed:setup $((size_kib / 1024)) "" bytes
+		return 0
+	}
 	counters_mark
 	quiesce
-	k0=$(kernel_kib)
+	k0=$(kernel_kib) u0=$(swap_used_kib)
 	gs-memtest --size "${size_kib}K" --mix $MIX --pageout --hold 600 >"$o" 2>&1 &
 	holder=$!
 	for _ in $(seq 600); do
@@ -302,7 +313,7 @@ hold_and_swapoff() {
 	done
 	quiesce
 	k1=$(kernel_kib)
-	used_kib=$(awk 'NR > 1 { s += $4 } END { print s + 0 }' /proc/swaps)
+	used_kib=$(($(swap_used_kib) - u0))
 	if [ "$used_kib" -gt 0 ]; then
 		row_value "$1" metadata-per-slot ok $((size_kib / 1024)) $(((k1 - k0) * 1024 / (used_kib / 4))) bytes
 	else
@@ -401,14 +412,16 @@ incompressible() {
 	[ "$2" = incomp-2x ] || rmdir "$cg"
 }
 
-# --- static cost: kernel memory that swapping on an empty device of N x RAM costs
+# --- static cost: kernel memory that loading what a device needs (the module and what it allocates at
+# load) and swapping on an empty device of N x RAM cost. Module text on x86 comes from a 2 MiB execmem
+# cache that an earlier load already filled, so it shows only if the cache has to grow.
 static_cost() {
 	local config=$1 mult=$2 size_kib k0 k1 status=ok value=
 	counters_mark
 	size_kib=$((mem_kib * mult))
-	config_load "$config" "$size_kib" || status=refused
 	quiesce
 	k0=$(kernel_kib)
+	config_load "$config" "$size_kib" || status=refused
 	gs_expect_call_traces_begin # a refused size may come with an allocation failure report
 	if [ "$status" = ok ] && config_on "$config" "$size_kib" "$BIG_DISK" >/tmp/static.err 2>&1; then
 		quiesce

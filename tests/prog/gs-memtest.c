@@ -19,6 +19,9 @@
  *                      (and before --fork and --hold waits)
  *   --settle           before each MADV_PAGEOUT, wait (up to 10 s) until no
  *                      page is under writeback (/proc/meminfo Writeback)
+ *   --drain            after each MADV_PAGEOUT, wait (up to 10 s) until no
+ *                      page is under writeback, within the phase's time, so
+ *                      that it ends when the writes are done, not submitted
  *   --thp              2M-align the region and madvise(MADV_HUGEPAGE) it
  *   --fork             after fill: fork; the child verifies, rewrites its COW
  *                      copy (generation 0x1000 + gen) and verifies that; the
@@ -48,7 +51,9 @@
  *   gs-memtest: start size=... pages=... page_size=... mix=1:2:1 ...
  *   gs-memtest: phase=fill gen=1 pass=- pages=N bytes=B secs=S mibps=M
  *               utime=U stime=S majflt=F minflt=F rss_kb=R swap_kb=W
- *   gs-memtest: phase=pageout chunks=N settle_ms=W bytes=B secs=S ...
+ *   gs-memtest: phase=pageout chunks=N settle_ms=W drain_ms=D left=L bytes=B
+ *               secs=S ...   (L: pages of the region no longer in memory,
+ *               by mincore(2), once the phase ends)
  *   gs-memtest: phase=verify gen=1 pass=1 pages=N mismatches=M bytes=B ...
  *   gs-memtest: mismatch gen=1 pass=1 page=P class=C offset=O diff_bytes=D
  *               expected=HEX got=HEX got_page=P got_gen=G   (max 10 per pass)
@@ -124,6 +129,7 @@ static struct {
 	bool random;
 	bool pageout;
 	bool settle;
+	bool drain;
 	bool thp;
 	bool fork;
 	bool rewrite;
@@ -483,11 +489,28 @@ static long settle_writeback(void)
 	return ms;
 }
 
+/* Pages of the region mincore(2) says are not in memory, or -1 */
+static long pages_left(void)
+{
+	size_t n = (cfg.size + cfg.psz - 1) / cfg.psz, i;
+	unsigned char *vec = malloc(n);
+	long left = 0;
+
+	if (!vec || mincore(region, cfg.size, vec)) {
+		free(vec);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		left += !(vec[i] & 1);
+	free(vec);
+	return left;
+}
+
 static void do_pageout(void)
 {
 	struct phase ph;
 	uint64_t off, chunks = 0;
-	long settle_ms = cfg.settle ? settle_writeback() : 0;
+	long settle_ms = cfg.settle ? settle_writeback() : 0, drain_ms;
 
 	phase_begin(&ph);
 	for (off = 0; off < cfg.size; off += PAGEOUT_CHUNK) {
@@ -504,8 +527,9 @@ static void do_pageout(void)
 		}
 		chunks++;
 	}
-	printf(PFX "phase=pageout chunks=%" PRIu64 " settle_ms=%ld ", chunks,
-	       settle_ms);
+	drain_ms = cfg.drain ? settle_writeback() : 0;
+	printf(PFX "phase=pageout chunks=%" PRIu64 " settle_ms=%ld drain_ms=%ld left=%ld ",
+	       chunks, settle_ms, drain_ms, pages_left());
 	phase_end(&ph, off < cfg.size ? off : cfg.size);
 }
 
@@ -641,6 +665,8 @@ static void usage(FILE *f)
 "                      each verify pass, the --fork and the --hold wait\n"
 "  -W, --settle        before each MADV_PAGEOUT, wait up to 10 s until no page\n"
 "                      is under writeback\n"
+"  -D, --drain         after each MADV_PAGEOUT, wait up to 10 s until no page\n"
+"                      is under writeback, timed with the pageout\n"
 "  -t, --thp           2M-align the region and madvise(MADV_HUGEPAGE) it\n"
 "  -f, --fork          after fill, fork: the child verifies, rewrites its\n"
 "                      copy-on-write copy and verifies that; then the parent\n"
@@ -757,6 +783,7 @@ static void parse_args(int argc, char **argv)
 		{ "random",		no_argument,	   NULL, 'r' },
 		{ "pageout",		no_argument,	   NULL, 'o' },
 		{ "settle",		no_argument,	   NULL, 'W' },
+		{ "drain",		no_argument,	   NULL, 'D' },
 		{ "thp",		no_argument,	   NULL, 't' },
 		{ "fork",		no_argument,	   NULL, 'f' },
 		{ "rewrite",		no_argument,	   NULL, 'w' },
@@ -768,7 +795,7 @@ static void parse_args(int argc, char **argv)
 	int c;
 
 	cfg.mix_total = cfg.mix[0] + cfg.mix[1] + cfg.mix[2];
-	while ((c = getopt_long(argc, argv, "s:m:S:n:roWtfwH:h", opts,
+	while ((c = getopt_long(argc, argv, "s:m:S:n:roWDtfwH:h", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -793,6 +820,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'W':
 			cfg.settle = true;
+			break;
+		case 'D':
+			cfg.drain = true;
 			break;
 		case 't':
 			cfg.thp = true;
