@@ -178,6 +178,50 @@ def ratio_table(res, peer):
     return lines
 
 
+def answer_table(res, config="ghost", peers=("zswap-swap", "zram")):
+    """Markdown lines: per workload, whether config is at least as fast (write and read MiB/s) and as
+    cheap (system time per GiB) as each peer, a difference within the spread between runs counting as
+    even; then the same for kernel memory. Empty unless config and a peer were run."""
+    peers = [p for p in peers if res.present(p)]
+    if not res.present(config) or not peers:
+        return []
+    lines = [f"## Is {LABELS[config]} at least as fast and as cheap as what runs today?", "",
+             "Ratios of medians against each: write / read MiB/s (above 1: faster) / system time per GiB "
+             "swapped out (below 1: cheaper); `~`: within the spread between runs, counted as even.", "",
+             "| workload | " + " | ".join(f"against {LABELS[p]}" for p in peers) + " | answer |",
+             "|---" * (len(peers) + 2) + "|"]
+    for w in THROUGHPUT:
+        if not res.runs(config, w):
+            continue
+        cells, worse, missing = [], [], False
+        for p in peers:
+            parts = []
+            for f, name, higher_better in (("write_mibps", "write", True), ("read_mibps", "read", True),
+                                           ("sys_s_per_gib", "sys/GiB", False)):
+                r = ratio(res.valid(config, w, f), res.valid(p, w, f))
+                if r is None:
+                    missing = True
+                    parts.append("n/a")
+                    continue
+                even = res.overlap(config, p, w, f)
+                if not even and (r < 1 if higher_better else r > 1):
+                    worse.append(f"{name} against {p}")
+                parts.append(fmt_ratio(r) + ("~" if even else ""))
+            cells.append(" / ".join(parts))
+        answer = "no: " + ", ".join(worse) if worse else "incomplete" if missing else "yes"
+        lines.append(f"| {w} | " + " | ".join(cells) + f" | {answer} |")
+    for workload, what in (("static-1000x", "static cost at 1000 x RAM, KiB"),
+                           ("metadata-per-slot", "kernel memory per used slot, bytes")):
+        mine = res.median(config, workload, "value")
+        theirs = [res.median(p, workload, "value") for p in peers]
+        if mine is None or all(t is None for t in theirs):
+            continue
+        cells = [f"{mine:.0f} against {t:.0f}" if t is not None else "n/a" for t in theirs]
+        cheaper = all(t is None or mine <= t for t in theirs)
+        lines.append(f"| {what} | " + " | ".join(cells) + f" | {'yes' if cheaper else 'no'} |")
+    return lines + [""]
+
+
 def static_text(res, config, mult):
     runs = res.runs(config, f"static-{mult}x")
     if not runs:
@@ -192,6 +236,7 @@ def summary(res, out):
     if os.environ.get("BENCH_QUICK") == "1":
         lines += ["**Smoke run (`BENCH_QUICK=1`)**: one repetition of a reduced set of configurations and "
                   "workloads; it shows that the benchmark runs, not how the configurations compare.", ""]
+    lines += answer_table(res)
     pairs, configs = same_set(res)
     big = [p for p in pairs if p[0] in ("seq-4x", "rand-4x")]
 
