@@ -413,20 +413,23 @@ incompressible() {
 }
 
 # --- static cost: kernel memory that loading what a device needs (the module and what it allocates at
-# load) and swapping on an empty device of N x RAM cost. Module text on x86 comes from a 2 MiB execmem
-# cache that an earlier load already filled, so it shows only if the cache has to grow.
+# load) and swapping on an empty device of N x RAM cost (row static-Nx), and the loading's part of it
+# (static-Nx-load: on x86 a module's text takes a 2 MiB page of the execmem cache, VmallocUsed, when
+# the cache has no room; a backing disk's reverse map, 4 bytes a block).
 static_cost() {
-	local config=$1 mult=$2 size_kib k0 k1 status=ok value=
+	local config=$1 mult=$2 size_kib k0 kl k1 status=ok value='' load=''
 	counters_mark
 	size_kib=$((mem_kib * mult))
 	quiesce
 	k0=$(kernel_kib)
 	config_load "$config" "$size_kib" || status=refused
+	quiesce
+	kl=$(kernel_kib)
 	gs_expect_call_traces_begin # a refused size may come with an allocation failure report
 	if [ "$status" = ok ] && config_on "$config" "$size_kib" "$BIG_DISK" >/tmp/static.err 2>&1; then
 		quiesce
 		k1=$(kernel_kib)
-		value=$((k1 - k0))
+		value=$((k1 - k0)) load=$((kl - k0))
 	else
 		status=refused
 		sed 's/^/# /' /tmp/static.err
@@ -434,6 +437,7 @@ static_cost() {
 	gs_expect_call_traces_end
 	config_down >/dev/null 2>&1 || true
 	row_value "$config" "static-${mult}x" "$status" $((size_kib / 1024)) "$value" KiB
+	row_value "$config" "static-${mult}x-load" "$status" $((size_kib / 1024)) "$load" KiB
 }
 
 grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory >/sys/fs/cgroup/cgroup.subtree_control

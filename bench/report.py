@@ -228,7 +228,9 @@ def static_text(res, config, mult):
         return "-"
     if all(r["status"] == "refused" for r in runs):
         return "refused"
-    return res.cell(config, f"static-{mult}x", "value", "{:.0f}") + " KiB"
+    text = res.cell(config, f"static-{mult}x", "value", "{:.0f}") + " KiB"
+    load = res.median(config, f"static-{mult}x-load", "value")
+    return text + (f", of which loading {load:.0f}" if load is not None else "")
 
 
 def summary(res, out):
