@@ -12,9 +12,14 @@
  * (SWAP_OPS_F_NO_BACKING); with one (ghostswap.h), those pages and the ones
  * zswap writes back go to it.
  *
+ * More devices, /dev/ghostswap1 and up, are created and removed at run time
+ * through /sys/class/ghostswap-control/ (hot_add, hot_remove), as zram's
+ * are; each has its own size, statistics and swap priority.  A backend
+ * attaches to /dev/ghostswap only; the others keep nothing but zswap's.
+ *
  * Usage: insmod ghostswap.ko [size=BYTES] [backing_dev=PATH];
  *        swapon /dev/ghostswap
- * Statistics: /sys/class/misc/ghostswap/stats/
+ * Statistics: /sys/class/misc/ghostswap{,N}/stats/
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -31,6 +36,7 @@
 #include <linux/mount.h>
 #include <linux/overflow.h>
 #include <linux/pagemap.h>
+#include <linux/percpu.h>
 #include <linux/pseudo_fs.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -39,6 +45,7 @@
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/zswap.h>
 
 #include "ghostswap.h"
@@ -49,23 +56,12 @@
 #define GHOSTSWAP_MAGIC	0x67687377	/* "ghsw" */
 
 /*********************************
- * statistics
- *********************************/
-/*
- * Updated without locks by the swap core's callbacks and read through sysfs;
- * only slots_used_peak needs a compare-and-exchange loop.
- */
-static DEFINE_PER_CPU(unsigned long, ghost_slots_freed);
-static atomic_long_t ghost_slots_used_peak;	/* since swapon */
-static atomic_long_t ghost_pages_kept;		/* zswap refused, kept in RAM */
-static atomic_long_t ghost_step_asides;		/* slot allocations declined */
-static bool ghost_stepping_aside;		/* the last one was declined */
-static atomic_long_t ghost_full_periods;	/* times ghost_full was set */
-
-/*********************************
  * tunables
  *********************************/
-/* Device size in bytes as last asked for (size=, the size attribute); 0: default */
+/*
+ * /dev/ghostswap's size in bytes as last asked for (size=, its size
+ * attribute); 0: the default, which hot-added devices start with too
+ */
 static u64 ghost_size;
 
 /**
@@ -163,47 +159,95 @@ MODULE_PARM_DESC(size,
 /*********************************
  * device state
  *********************************/
-/* Backends the device can use; each attaches itself when configured. */
+/* Backends /dev/ghostswap can use; each attaches itself when configured. */
 static const struct ghost_backend *const ghost_backends[] = {
 	&ghost_bdev_backend,
 };
 
-/* Guards ghost.backend and ghost.swap_info: see ghostswap.h */
+/*
+ * Guards what struct ghost_device says it does, for every device.  Taken
+ * under misc_mtx by ghost_open(), so never held across misc_register() or
+ * misc_deregister().
+ */
 DEFINE_MUTEX(ghost_config_mutex);
 
 /*
- * Set up at module init and constant until exit, except:
+ * One device: /dev/ghostswap (id 0) or a hot-added /dev/ghostswapN.  Set up
+ * when it is created and constant until it is removed, except:
+ * @nr_slots, @open_files and @removed, written under ghost_config_mutex
+ * (@nr_slots read locklessly by sysfs);
  * @swap_info, written by ->swap_activate()/->swap_deactivate() under
  * ghost_config_mutex, read locklessly by sysfs;
- * @backend, written under ghost_config_mutex while the device is not in use
- * (ghost_swapped_on()), so constant for the swap core's callbacks.
+ * @backend (/dev/ghostswap only), written under ghost_config_mutex while the
+ * device is not swapped on, so constant for the swap core's callbacks;
+ * @full, written by @full_work only, read locklessly by ghost_may_alloc();
+ * the statistics, updated without locks by the swap core's callbacks and
+ * read through sysfs (only @slots_used_peak needs a compare-and-exchange).
  */
-static struct ghost_device {
-	unsigned long nr_slots;		/* ghost_size in pages */
+struct ghost_device {
+	int id;
+	char name[16];			/* ghostswap, ghostswap1, ... */
+	struct miscdevice misc;
 	union swap_header *header;	/* what reads of the device return */
-	struct vfsmount *mnt;		/* pseudo fs holding the inode */
 	struct inode *inode;		/* f_mapping of every open file */
+	unsigned long nr_slots;		/* size in pages */
+	unsigned int open_files;
+	bool removed;			/* hot_remove began: no more opens */
 	struct swap_info_struct *swap_info;	/* while swapped on */
 	const struct ghost_backend *backend;	/* NULL: no backing store */
-} ghost;
+	bool full;			/* see ghost_full_check() */
+	struct delayed_work full_work;
+
+	unsigned long __percpu *slots_freed;
+	atomic_long_t slots_used_peak;	/* since swapon */
+	atomic_long_t pages_kept;	/* zswap refused, kept in RAM */
+	atomic_long_t step_asides;	/* slot allocations declined */
+	bool stepping_aside;		/* the last one was declined */
+	atomic_long_t full_periods;	/* times @full was set */
+};
+
+/* The pseudo file system holding every device's inode */
+static struct vfsmount *ghost_mnt;
+
+/* /dev/ghostswap, there from module init to exit, numbered 0 */
+static struct ghost_device *ghost_first;
 
 /*
- * The device is in use from swapon to ->swap_deactivate(), which swapoff
+ * The hot-added devices by number.  ghost_devices_mutex serializes adding
+ * and removing them.
+ */
+static DEFINE_MUTEX(ghost_devices_mutex);
+static DEFINE_XARRAY_ALLOC(ghost_devices);
+
+/* Every open file, swapon's included, points at its device's inode. */
+static struct ghost_device *ghost_of_file(struct file *file)
+{
+	return file->f_mapping->host->i_private;
+}
+
+/* Valid from swapon's enable_swap_info() until swapoff has freed every slot */
+static struct ghost_device *ghost_of_sis(struct swap_info_struct *sis)
+{
+	return ghost_of_file(sis->swap_file);
+}
+
+/*
+ * /dev/ghostswap is in use from swapon to ->swap_deactivate(), which swapoff
  * calls once every slot is free.  Caller holds ghost_config_mutex.
  */
 bool ghost_swapped_on(void)
 {
 	lockdep_assert_held(&ghost_config_mutex);
-	return ghost.swap_info;
+	return ghost_first->swap_info;
 }
 
-/* Use @backend (NULL for none) from the next swapon. */
+/* Use @backend (NULL for none) on /dev/ghostswap from its next swapon. */
 void ghost_backend_set(const struct ghost_backend *backend)
 {
 	lockdep_assert_held(&ghost_config_mutex);
 	if (WARN_ON_ONCE(ghost_swapped_on()))
 		return;
-	ghost.backend = backend;
+	ghost_first->backend = backend;
 	if (backend)
 		pr_info("backend: %s\n", backend->name);
 }
@@ -214,14 +258,16 @@ void ghost_backend_set(const struct ghost_backend *backend)
 static void ghost_slots_free(struct swap_info_struct *sis, pgoff_t offset,
 			     unsigned int nr)
 {
-	this_cpu_add(ghost_slots_freed, nr);
-	if (ghost.backend)
-		ghost.backend->slots_free(offset, nr);
+	struct ghost_device *dev = ghost_of_sis(sis);
+
+	this_cpu_add(*dev->slots_freed, nr);
+	if (dev->backend)
+		dev->backend->slots_free(offset, nr);
 }
 
 static void ghost_folio_kept(struct swap_info_struct *sis, struct folio *folio)
 {
-	atomic_long_add(folio_nr_pages(folio), &ghost_pages_kept);
+	atomic_long_add(folio_nr_pages(folio), &ghost_of_sis(sis)->pages_kept);
 }
 
 /* The swap table's zero flag holds such a folio: it needs no store. */
@@ -245,54 +291,49 @@ static bool ghost_folio_zero_filled(struct folio *folio)
  * every folio until the next poll would starve one-shot writers such as
  * MADV_PAGEOUT while it does; the backend declines folios one by one.
  */
-static bool ghost_has_room(void)
+static bool ghost_has_room(struct ghost_device *dev)
 {
-	return ghost.backend || zswap_may_store(NULL);
+	return dev->backend || zswap_may_store(NULL);
 }
 
 /*
- * The device is full while it has no backend and zswap has no room for any
+ * A device is full while it has no backend and zswap has no room for any
  * cgroup.  Declining each folio then is not enough: reclaim would still count
  * our free slots as swap space, go on isolating anonymous folios only to keep
  * them, and hold off the OOM killer for minutes.  So the free slots are
  * withheld from the swap core's count until there is room again.  Nothing
  * says when that is (a raised pool limit, zswap writing back another
- * device's pages, entries freed), so ghost_full_work polls while full.
- *
- * ghost_full is written by ghost_full_work only, read locklessly by
- * ghost_may_alloc().
+ * device's pages, entries freed), so full_work polls while full.
  */
-static bool ghost_full;
 #define GHOST_FULL_POLL	(HZ / 10)
-
-static void ghost_full_check(struct work_struct *work);
-static DECLARE_DELAYED_WORK(ghost_full_work, ghost_full_check);
 
 static void ghost_full_check(struct work_struct *work)
 {
+	struct ghost_device *dev = container_of(to_delayed_work(work),
+						struct ghost_device, full_work);
 	struct swap_info_struct *sis;
-	bool full = !ghost_has_room();
+	bool full = !ghost_has_room(dev);
 
 	mutex_lock(&ghost_config_mutex);
-	sis = ghost.swap_info;
+	sis = dev->swap_info;
 	if (!sis)
 		full = false;
-	if (full && !ghost_full) {
-		WRITE_ONCE(ghost_full, true);
-		atomic_long_inc(&ghost_full_periods);
+	if (full && !dev->full) {
+		WRITE_ONCE(dev->full, true);
+		atomic_long_inc(&dev->full_periods);
 		/*
 		 * Allocations that passed ghost_may_alloc() before it saw
-		 * ghost_full run with preemption disabled: let them finish
+		 * @full run with preemption disabled: let them finish
 		 * before their slots are counted as free, and withheld.
 		 */
 		synchronize_rcu();
 	}
 	if (sis)
 		swap_withhold_free(sis, full);
-	WRITE_ONCE(ghost_full, full);
+	WRITE_ONCE(dev->full, full);
 	mutex_unlock(&ghost_config_mutex);
 	if (full)
-		schedule_delayed_work(&ghost_full_work, GHOST_FULL_POLL);
+		schedule_delayed_work(&dev->full_work, GHOST_FULL_POLL);
 }
 
 /*
@@ -305,25 +346,26 @@ static void ghost_full_check(struct work_struct *work)
  */
 static bool ghost_may_alloc(struct swap_info_struct *sis, struct folio *folio)
 {
+	struct ghost_device *dev = ghost_of_sis(sis);
 	long used = swap_usage_in_pages(sis);
-	long peak = atomic_long_read(&ghost_slots_used_peak);
-	bool ok = !READ_ONCE(ghost_full) &&
+	long peak = atomic_long_read(&dev->slots_used_peak);
+	bool ok = !READ_ONCE(dev->full) &&
 		  (zswap_may_store(folio) ||
-		   (ghost.backend && ghost.backend->may_write()) ||
+		   (dev->backend && dev->backend->may_write()) ||
 		   ghost_folio_zero_filled(folio));
 
 	while (used > peak &&
-	       !atomic_long_try_cmpxchg(&ghost_slots_used_peak, &peak, used))
+	       !atomic_long_try_cmpxchg(&dev->slots_used_peak, &peak, used))
 		;
 
-	if (READ_ONCE(ghost_stepping_aside) == ok)
-		WRITE_ONCE(ghost_stepping_aside, !ok);
+	if (READ_ONCE(dev->stepping_aside) == ok)
+		WRITE_ONCE(dev->stepping_aside, !ok);
 	if (ok)
 		return true;
-	atomic_long_inc(&ghost_step_asides);
-	if (!READ_ONCE(ghost_full) && !delayed_work_pending(&ghost_full_work) &&
-	    !ghost_has_room())
-		schedule_delayed_work(&ghost_full_work, 0);
+	atomic_long_inc(&dev->step_asides);
+	if (!READ_ONCE(dev->full) && !delayed_work_pending(&dev->full_work) &&
+	    !ghost_has_room(dev))
+		schedule_delayed_work(&dev->full_work, 0);
 	return false;
 }
 
@@ -366,12 +408,12 @@ static const struct swap_ops ghost_swap_ops = {
 
 static void ghost_backend_write(struct swap_io_ctx *ctx)
 {
-	ghost.backend->submit_write(ctx);
+	ghost_of_sis(ctx->sis)->backend->submit_write(ctx);
 }
 
 static void ghost_backend_read(struct swap_io_ctx *ctx)
 {
-	ghost.backend->submit_read(ctx);
+	ghost_of_sis(ctx->sis)->backend->submit_read(ctx);
 }
 
 /* The backend places every page itself: any batch of the device can merge. */
@@ -394,16 +436,17 @@ static const struct swap_ops ghost_backed_swap_ops = {
 /*********************************
  * swap header and swapon glue
  *********************************/
-static void ghost_fill_header(union swap_header *header)
+static void ghost_fill_header(struct ghost_device *dev)
 {
+	union swap_header *header = dev->header;
 	uuid_t uuid;
 
 	memset(header, 0, PAGE_SIZE);
 	header->info.version = 1;
-	header->info.last_page = ghost.nr_slots - 1;
+	header->info.last_page = dev->nr_slots - 1;
 	uuid_gen(&uuid);
 	memcpy(header->info.sws_uuid, &uuid, sizeof(header->info.sws_uuid));
-	memcpy(header->info.sws_volume, "ghostswap", sizeof("ghostswap"));
+	strscpy(header->info.sws_volume, dev->name);
 	memcpy(header->magic.magic, "SWAPSPACE2", sizeof(header->magic.magic));
 }
 
@@ -411,22 +454,24 @@ static void ghost_fill_header(union swap_header *header)
  * The size the next swapon takes: the header's, whose cached page goes (a
  * swapon reading it meanwhile may see either size: see activation).
  */
-static void ghost_set_slots(unsigned long slots)
+static void ghost_set_slots(struct ghost_device *dev, unsigned long slots)
 {
 	lockdep_assert_held(&ghost_config_mutex);
-	WRITE_ONCE(ghost.nr_slots, slots);
-	WRITE_ONCE(ghost.header->info.last_page, slots - 1);
-	i_size_write(ghost.inode, (loff_t)slots << PAGE_SHIFT);
-	truncate_inode_pages(ghost.inode->i_mapping, 0);
+	WRITE_ONCE(dev->nr_slots, slots);
+	WRITE_ONCE(dev->header->info.last_page, slots - 1);
+	i_size_write(dev->inode, (loff_t)slots << PAGE_SHIFT);
+	truncate_inode_pages(dev->inode->i_mapping, 0);
 }
 
 /* Page 0 of the pseudo inode is the header; swapon(2) reads nothing else. */
 static int ghost_read_folio(struct file *file, struct folio *folio)
 {
+	struct ghost_device *dev = folio->mapping->host->i_private;
+
 	if (folio->index)
 		folio_zero_range(folio, 0, folio_size(folio));
 	else
-		memcpy_to_folio(folio, 0, (char *)ghost.header, PAGE_SIZE);
+		memcpy_to_folio(folio, 0, (char *)dev->header, PAGE_SIZE);
 	folio_mark_uptodate(folio);
 	folio_unlock(folio);
 	return 0;
@@ -435,16 +480,17 @@ static int ghost_read_folio(struct file *file, struct folio *folio)
 static int ghost_swap_activate(struct swap_info_struct *sis, struct file *file,
 			       sector_t *span)
 {
+	struct ghost_device *dev = ghost_of_file(file);
 	int ret;
 
 	mutex_lock(&ghost_config_mutex);
 	sis->flags |= SWP_SOLIDSTATE;
-	if (ghost.backend) {
+	if (dev->backend) {
 		/*
 		 * Through the swap cache: reads of a backend are block I/O,
 		 * writes are batched into sequential runs.
 		 */
-		ghost.backend->swapon(sis);
+		dev->backend->swapon(sis);
 		ret = swap_fs_activate(sis, &ghost_backed_swap_ops);
 	} else {
 		/* Reads come from zswap or the zero flag, never from a disk. */
@@ -453,15 +499,15 @@ static int ghost_swap_activate(struct swap_info_struct *sis, struct file *file,
 	}
 	if (ret < 0)
 		goto unlock;
-	if (sis->max != ghost.nr_slots) {
+	if (sis->max != dev->nr_slots) {
 		/* The kernel's limit, or a size written while swapon read */
-		pr_notice("swapon took %u slots, not %lu: the size is now that\n",
-			  sis->max, ghost.nr_slots);
-		ghost_set_slots(round_down(sis->max, GHOST_CLUSTER_SLOTS));
+		pr_notice("%s: swapon took %u slots, not %lu: the size is now that\n",
+			  dev->name, sis->max, dev->nr_slots);
+		ghost_set_slots(dev, round_down(sis->max, GHOST_CLUSTER_SLOTS));
 	}
 	*span = sis->pages;
-	atomic_long_set(&ghost_slots_used_peak, 0);
-	WRITE_ONCE(ghost.swap_info, sis);
+	atomic_long_set(&dev->slots_used_peak, 0);
+	WRITE_ONCE(dev->swap_info, sis);
 unlock:
 	mutex_unlock(&ghost_config_mutex);
 	return ret;
@@ -469,12 +515,14 @@ unlock:
 
 static void ghost_swap_deactivate(struct file *file)
 {
+	struct ghost_device *dev = ghost_of_file(file);
+
 	mutex_lock(&ghost_config_mutex);
-	WRITE_ONCE(ghost.swap_info, NULL);
+	WRITE_ONCE(dev->swap_info, NULL);
 	mutex_unlock(&ghost_config_mutex);
 	/* Swapoff gave the withheld slots back; the poll has nothing to do. */
-	cancel_delayed_work_sync(&ghost_full_work);
-	WRITE_ONCE(ghost_full, false);
+	cancel_delayed_work_sync(&dev->full_work);
+	WRITE_ONCE(dev->full, false);
 }
 
 static const struct address_space_operations ghost_aops = {
@@ -484,22 +532,41 @@ static const struct address_space_operations ghost_aops = {
 };
 
 /*********************************
- * /dev/ghostswap
+ * /dev/ghostswap, /dev/ghostswapN
  *********************************/
 static int ghost_open(struct inode *inode, struct file *file)
 {
+	struct ghost_device *dev = container_of(file->private_data,
+						struct ghost_device, misc);
+	int ret = 0;
+
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	/* swapon and swapoff find the device through its mapping. */
-	file->f_mapping = ghost.inode->i_mapping;
+	mutex_lock(&ghost_config_mutex);
+	if (dev->removed) {
+		ret = -ENODEV;
+	} else {
+		dev->open_files++;
+		/* swapon and swapoff find the device through its mapping. */
+		file->f_mapping = dev->inode->i_mapping;
+	}
+	mutex_unlock(&ghost_config_mutex);
+	return ret;
+}
+
+static int ghost_release(struct inode *inode, struct file *file)
+{
+	mutex_lock(&ghost_config_mutex);
+	ghost_of_file(file)->open_files--;
+	mutex_unlock(&ghost_config_mutex);
 	return 0;
 }
 
 static ssize_t ghost_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
 {
-	return simple_read_from_buffer(buf, count, ppos, ghost.header,
-				       PAGE_SIZE);
+	return simple_read_from_buffer(buf, count, ppos,
+				       ghost_of_file(file)->header, PAGE_SIZE);
 }
 
 /* Nothing but the swap core writes to a swap device. */
@@ -517,19 +584,27 @@ static loff_t ghost_llseek(struct file *file, loff_t offset, int whence)
 static const struct file_operations ghost_fops = {
 	.owner		= THIS_MODULE,
 	.open		= ghost_open,
+	.release	= ghost_release,
 	.read		= ghost_read,
 	.write		= ghost_write,
 	.llseek		= ghost_llseek,
 };
 
 /*********************************
- * sysfs: /sys/class/misc/ghostswap/size
+ * sysfs: /sys/class/misc/ghostswap{,N}/size
  *********************************/
-static ssize_t size_show(struct device *dev, struct device_attribute *attr,
+/* misc_register() makes the miscdevice its device's driver data. */
+static struct ghost_device *ghost_of_dev(struct device *d)
+{
+	return container_of((struct miscdevice *)dev_get_drvdata(d),
+			    struct ghost_device, misc);
+}
+
+static ssize_t size_show(struct device *d, struct device_attribute *attr,
 			 char *buf)
 {
 	return sysfs_emit(buf, "%llu\n",
-			  (u64)READ_ONCE(ghost.nr_slots) << PAGE_SHIFT);
+			  (u64)READ_ONCE(ghost_of_dev(d)->nr_slots) << PAGE_SHIFT);
 }
 
 /*
@@ -538,9 +613,10 @@ static ssize_t size_show(struct device *dev, struct device_attribute *attr,
  * end free (the swap core moves no page).  Otherwise the next swapon takes
  * the new size.
  */
-static ssize_t size_store(struct device *dev, struct device_attribute *attr,
+static ssize_t size_store(struct device *d, struct device_attribute *attr,
 			  const char *buf, size_t len)
 {
+	struct ghost_device *dev = ghost_of_dev(d);
 	unsigned long slots;
 	u64 bytes;
 	int ret = ghost_size_parse(buf, &bytes);
@@ -549,19 +625,21 @@ static ssize_t size_store(struct device *dev, struct device_attribute *attr,
 		return ret;
 	slots = ghost_size_slots(bytes);
 	mutex_lock(&ghost_config_mutex);
-	if (ghost.swap_info)
-		ret = swap_dynamic_resize(ghost.swap_info, slots);
+	if (dev->swap_info)
+		ret = swap_dynamic_resize(dev->swap_info, slots);
 	if (!ret) {
-		ghost_size = bytes;
-		ghost_set_slots(slots);
-		pr_info("size: %lu MiB%s\n", slots >> (20 - PAGE_SHIFT),
-			ghost.swap_info ? ", swapped on" : "");
+		if (dev == ghost_first)
+			ghost_size = bytes;
+		ghost_set_slots(dev, slots);
+		pr_info("%s: size %lu MiB%s\n", dev->name,
+			slots >> (20 - PAGE_SHIFT),
+			dev->swap_info ? ", swapped on" : "");
 	} else if (ret == -EBUSY) {
-		pr_err("size=%llu: slots beyond it are in use, or swapoff is running: size unchanged\n",
-		       bytes);
+		pr_err("%s: size=%llu: slots beyond it are in use, or swapoff is running: size unchanged\n",
+		       dev->name, bytes);
 	} else {
-		pr_err("size=%llu: the swap core cannot resize to it (%d): size unchanged\n",
-		       bytes, ret);
+		pr_err("%s: size=%llu: the swap core cannot resize to it (%d): size unchanged\n",
+		       dev->name, bytes, ret);
 	}
 	mutex_unlock(&ghost_config_mutex);
 	return ret ?: len;
@@ -578,27 +656,28 @@ static const struct attribute_group ghost_dev_group = {
 };
 
 /*********************************
- * sysfs: /sys/class/misc/ghostswap/stats/
+ * sysfs: /sys/class/misc/ghostswap{,N}/stats/
  *********************************/
-static ssize_t size_bytes_show(struct device *dev,
+static ssize_t size_bytes_show(struct device *d,
 			       struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%lu\n", READ_ONCE(ghost.nr_slots) << PAGE_SHIFT);
+	return sysfs_emit(buf, "%lu\n",
+			  READ_ONCE(ghost_of_dev(d)->nr_slots) << PAGE_SHIFT);
 }
 static DEVICE_ATTR_RO(size_bytes);
 
-static ssize_t swapped_on_show(struct device *dev,
+static ssize_t swapped_on_show(struct device *d,
 			       struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%d\n", !!READ_ONCE(ghost.swap_info));
+	return sysfs_emit(buf, "%d\n", !!READ_ONCE(ghost_of_dev(d)->swap_info));
 }
 static DEVICE_ATTR_RO(swapped_on);
 
 /* Racy by nature: swapoff may end right after the check. */
-static ssize_t slots_used_show(struct device *dev,
+static ssize_t slots_used_show(struct device *d,
 			       struct device_attribute *attr, char *buf)
 {
-	struct swap_info_struct *sis = READ_ONCE(ghost.swap_info);
+	struct swap_info_struct *sis = READ_ONCE(ghost_of_dev(d)->swap_info);
 
 	return sysfs_emit(buf, "%ld\n", sis ? swap_usage_in_pages(sis) : 0);
 }
@@ -608,46 +687,74 @@ static DEVICE_ATTR_RO(slots_used);
  * The slots the swap core has mapped cluster metadata for: it grows with
  * use and stays until swapoff.  Racy like slots_used.
  */
-static ssize_t slots_mapped_show(struct device *dev,
+static ssize_t slots_mapped_show(struct device *d,
 				 struct device_attribute *attr, char *buf)
 {
-	struct swap_info_struct *sis = READ_ONCE(ghost.swap_info);
+	struct swap_info_struct *sis = READ_ONCE(ghost_of_dev(d)->swap_info);
 
 	return sysfs_emit(buf, "%u\n", sis ? READ_ONCE(sis->max) : 0);
 }
 static DEVICE_ATTR_RO(slots_mapped);
 
-static ssize_t slots_freed_show(struct device *dev,
+static ssize_t slots_freed_show(struct device *d,
 				struct device_attribute *attr, char *buf)
 {
+	struct ghost_device *dev = ghost_of_dev(d);
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(ghost_slots_freed, cpu);
+		sum += *per_cpu_ptr(dev->slots_freed, cpu);
 	return sysfs_emit(buf, "%lu\n", sum);
 }
 static DEVICE_ATTR_RO(slots_freed);
 
-GHOST_COUNTER_ATTR(slots_used_peak, ghost_slots_used_peak);
-GHOST_COUNTER_ATTR(pages_kept, ghost_pages_kept);
-GHOST_COUNTER_ATTR(step_asides, ghost_step_asides);
+static ssize_t slots_used_peak_show(struct device *d,
+				    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n",
+			  atomic_long_read(&ghost_of_dev(d)->slots_used_peak));
+}
+static DEVICE_ATTR_RO(slots_used_peak);
 
-static ssize_t stepping_aside_show(struct device *dev,
+static ssize_t pages_kept_show(struct device *d,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n",
+			  atomic_long_read(&ghost_of_dev(d)->pages_kept));
+}
+static DEVICE_ATTR_RO(pages_kept);
+
+static ssize_t step_asides_show(struct device *d,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n",
+			  atomic_long_read(&ghost_of_dev(d)->step_asides));
+}
+static DEVICE_ATTR_RO(step_asides);
+
+static ssize_t stepping_aside_show(struct device *d,
 				   struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(ghost_stepping_aside));
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(ghost_of_dev(d)->stepping_aside));
 }
 static DEVICE_ATTR_RO(stepping_aside);
 
-static ssize_t full_show(struct device *dev, struct device_attribute *attr,
+static ssize_t full_show(struct device *d, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(ghost_full));
+	return sysfs_emit(buf, "%d\n", READ_ONCE(ghost_of_dev(d)->full));
 }
 static DEVICE_ATTR_RO(full);
 
-GHOST_COUNTER_ATTR(full_periods, ghost_full_periods);
+static ssize_t full_periods_show(struct device *d,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n",
+			  atomic_long_read(&ghost_of_dev(d)->full_periods));
+}
+static DEVICE_ATTR_RO(full_periods);
 
 static struct attribute *ghost_stats_attrs[] = {
 	&dev_attr_size_bytes.attr,
@@ -664,9 +771,20 @@ static struct attribute *ghost_stats_attrs[] = {
 	NULL,
 };
 
+/* The backends' attributes follow the core's, on /dev/ghostswap only. */
+static umode_t ghost_stats_visible(struct kobject *kobj, struct attribute *attr,
+				   int n)
+{
+	if (n < ARRAY_SIZE(ghost_stats_attrs) - 1 ||
+	    ghost_of_dev(kobj_to_dev(kobj)) == ghost_first)
+		return attr->mode;
+	return 0;
+}
+
 /* .attrs: the core's and every backend's, set up by ghost_stats_init() */
 static struct attribute_group ghost_stats_group = {
-	.name	= "stats",
+	.name		= "stats",
+	.is_visible	= ghost_stats_visible,
 };
 
 static const struct attribute_group *ghost_groups[] = {
@@ -675,12 +793,178 @@ static const struct attribute_group *ghost_groups[] = {
 	NULL,
 };
 
-static struct miscdevice ghost_misc = {
-	.minor	= MISC_DYNAMIC_MINOR,
-	.name	= "ghostswap",
-	.fops	= &ghost_fops,
-	.mode	= 0600,
-	.groups	= ghost_groups,
+/*********************************
+ * devices
+ *********************************/
+static void ghost_free(struct ghost_device *dev)
+{
+	cancel_delayed_work_sync(&dev->full_work);
+	if (!IS_ERR_OR_NULL(dev->inode))
+		iput(dev->inode);
+	free_percpu(dev->slots_freed);
+	kfree(dev->header);
+	kfree(dev);
+}
+
+/*
+ * A device of @bytes numbered @id, with its inode and header, not yet
+ * registered as /dev/ghostswap or /dev/ghostswapN.
+ */
+static struct ghost_device *ghost_alloc(int id, u64 bytes)
+{
+	struct ghost_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	if (!dev)
+		return NULL;
+	INIT_DELAYED_WORK(&dev->full_work, ghost_full_check);
+	dev->header = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	dev->slots_freed = alloc_percpu(unsigned long);
+	dev->inode = alloc_anon_inode(ghost_mnt->mnt_sb);
+	if (!dev->header || !dev->slots_freed || IS_ERR(dev->inode)) {
+		ghost_free(dev);
+		return NULL;
+	}
+	dev->id = id;
+	if (id)
+		snprintf(dev->name, sizeof(dev->name), "ghostswap%d", id);
+	else
+		strscpy(dev->name, "ghostswap");
+	dev->nr_slots = ghost_size_slots(bytes);
+	ghost_fill_header(dev);
+	dev->inode->i_private = dev;
+	dev->inode->i_mapping->a_ops = &ghost_aops;
+	i_size_write(dev->inode, (loff_t)dev->nr_slots << PAGE_SHIFT);
+	dev->misc = (struct miscdevice) {
+		.minor	= MISC_DYNAMIC_MINOR,
+		.name	= dev->name,
+		.fops	= &ghost_fops,
+		.mode	= 0600,
+		.groups	= ghost_groups,
+	};
+	return dev;
+}
+
+static u64 ghost_default_bytes(void)
+{
+	return (u64)totalram_pages() * 8 << PAGE_SHIFT;
+}
+
+/* Caller holds ghost_devices_mutex; the device is neither open nor on. */
+static void ghost_remove(struct ghost_device *dev)
+{
+	misc_deregister(&dev->misc);
+	xa_erase(&ghost_devices, dev->id);
+	ghost_free(dev);
+}
+
+/*********************************
+ * sysfs: /sys/class/ghostswap-control/
+ *********************************/
+/*
+ * Reading hot_add creates a device and prints its number, as zram-control's
+ * does (hence mode 0400, not CLASS_ATTR_RO()).  It starts at the default
+ * size, 8 x RAM, not swapped on.
+ */
+static ssize_t hot_add_show(const struct class *class,
+			    const struct class_attribute *attr, char *buf)
+{
+	struct ghost_device *dev;
+	u32 id;
+	int ret;
+
+	mutex_lock(&ghost_devices_mutex);
+	ret = xa_alloc(&ghost_devices, &id, NULL,
+		       XA_LIMIT(1, MAX_SWAPFILES - 1), GFP_KERNEL);
+	if (ret == -EBUSY) {
+		pr_err("hot_add: %d devices already, as many as can be swapped on\n",
+		       MAX_SWAPFILES);
+		ret = -ENOSPC;
+	}
+	if (ret)
+		goto unlock;
+	ret = -ENOMEM;
+	dev = ghost_alloc(id, ghost_default_bytes());
+	if (!dev)
+		goto free_id;
+	ret = misc_register(&dev->misc);
+	if (ret) {
+		pr_err("hot_add: cannot register /dev/%s (%d)\n", dev->name, ret);
+		ghost_free(dev);
+		goto free_id;
+	}
+	xa_store(&ghost_devices, id, dev, GFP_KERNEL);
+	mutex_unlock(&ghost_devices_mutex);
+	pr_info("/dev/%s ready: %lu MiB\n", dev->name,
+		dev->nr_slots >> (20 - PAGE_SHIFT));
+	return sysfs_emit(buf, "%d\n", id);
+
+free_id:
+	xa_erase(&ghost_devices, id);
+unlock:
+	mutex_unlock(&ghost_devices_mutex);
+	return ret;
+}
+
+static struct class_attribute class_attr_hot_add =
+	__ATTR(hot_add, 0400, hot_add_show, NULL);
+
+/* Writing N to hot_remove removes /dev/ghostswapN if nothing uses it. */
+static ssize_t hot_remove_store(const struct class *class,
+				const struct class_attribute *attr,
+				const char *buf, size_t len)
+{
+	struct ghost_device *dev;
+	const char *busy = NULL;
+	int id, ret;
+
+	ret = kstrtoint(buf, 10, &id);
+	if (ret) {
+		pr_err("hot_remove: %.*s is not a device number\n",
+		       (int)strcspn(buf, "\n"), buf);
+		return ret;
+	}
+	if (!id) {
+		pr_err("hot_remove: /dev/ghostswap goes only with the module\n");
+		return -EINVAL;
+	}
+	mutex_lock(&ghost_devices_mutex);
+	dev = id > 0 ? xa_load(&ghost_devices, id) : NULL;
+	if (!dev) {
+		pr_err("hot_remove: there is no /dev/ghostswap%d\n", id);
+		ret = -ENODEV;
+		goto unlock;
+	}
+	mutex_lock(&ghost_config_mutex);
+	if (dev->swap_info)
+		busy = "swapped on";
+	else if (dev->open_files)
+		busy = "open";
+	else
+		dev->removed = true;
+	mutex_unlock(&ghost_config_mutex);
+	if (busy) {
+		pr_err("hot_remove: /dev/%s is %s\n", dev->name, busy);
+		ret = -EBUSY;
+		goto unlock;
+	}
+	pr_info("/dev/%s removed\n", dev->name);
+	ghost_remove(dev);
+unlock:
+	mutex_unlock(&ghost_devices_mutex);
+	return ret ?: len;
+}
+static CLASS_ATTR_WO(hot_remove);
+
+static struct attribute *ghost_control_class_attrs[] = {
+	&class_attr_hot_add.attr,
+	&class_attr_hot_remove.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(ghost_control_class);
+
+static struct class ghost_control_class = {
+	.name		= "ghostswap-control",
+	.class_groups	= ghost_control_class_groups,
 };
 
 /*********************************
@@ -754,64 +1038,63 @@ static int __init ghost_init(void)
 	int ret;
 
 	if (!ghost_size)
-		ghost_size = (u64)totalram_pages() * 8 << PAGE_SHIFT;
-	ghost.nr_slots = ghost_size_slots(ghost_size);
-	ghost.header = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!ghost.header)
-		return -ENOMEM;
-	ghost_fill_header(ghost.header);
-
-	ghost.mnt = kern_mount(&ghost_fs_type);
-	if (IS_ERR(ghost.mnt)) {
-		ret = PTR_ERR(ghost.mnt);
-		goto free_header;
-	}
-	ghost.inode = alloc_anon_inode(ghost.mnt->mnt_sb);
-	if (IS_ERR(ghost.inode)) {
-		ret = PTR_ERR(ghost.inode);
-		goto unmount;
-	}
-	ghost.inode->i_mapping->a_ops = &ghost_aops;
-	i_size_write(ghost.inode, (loff_t)ghost.nr_slots << PAGE_SHIFT);
-
+		ghost_size = ghost_default_bytes();
+	ghost_mnt = kern_mount(&ghost_fs_type);
+	if (IS_ERR(ghost_mnt))
+		return PTR_ERR(ghost_mnt);
 	ret = ghost_stats_init();
 	if (ret)
-		goto put_inode;
+		goto unmount;
+	ret = -ENOMEM;
+	ghost_first = ghost_alloc(0, ghost_size);
+	if (!ghost_first)
+		goto free_stats;
 	ret = ghost_backends_init();
 	if (ret)
-		goto free_stats;
-	ret = misc_register(&ghost_misc);
+		goto free_first;
+	ret = misc_register(&ghost_first->misc);
 	if (ret)
 		goto backends_exit;
+	ret = class_register(&ghost_control_class);
+	if (ret)
+		goto deregister;
 	pr_info("/dev/ghostswap ready: %lu MiB\n",
-		ghost.nr_slots >> (20 - PAGE_SHIFT));
+		ghost_first->nr_slots >> (20 - PAGE_SHIFT));
 	return 0;
 
+deregister:
+	misc_deregister(&ghost_first->misc);
 backends_exit:
 	ghost_backends_exit(ARRAY_SIZE(ghost_backends));
+free_first:
+	ghost_free(ghost_first);
 free_stats:
 	kfree(ghost_stats_group.attrs);
-put_inode:
-	iput(ghost.inode);
 unmount:
-	kern_unmount(ghost.mnt);
-free_header:
-	kfree(ghost.header);
+	kern_unmount(ghost_mnt);
 	return ret;
 }
 
+/* No device is open: an open file holds the module. */
 static void __exit ghost_exit(void)
 {
-	misc_deregister(&ghost_misc);
+	struct ghost_device *dev;
+	unsigned long id;
+
+	class_unregister(&ghost_control_class);
+	mutex_lock(&ghost_devices_mutex);
+	xa_for_each(&ghost_devices, id, dev)
+		ghost_remove(dev);
+	mutex_unlock(&ghost_devices_mutex);
+	misc_deregister(&ghost_first->misc);
 	ghost_backends_exit(ARRAY_SIZE(ghost_backends));
+	ghost_free(ghost_first);
 	kfree(ghost_stats_group.attrs);
-	iput(ghost.inode);
-	kern_unmount(ghost.mnt);
-	kfree(ghost.header);
+	kern_unmount(ghost_mnt);
 }
 
 module_init(ghost_init);
 module_exit(ghost_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Dynamically sized swap device backed by zswap and optionally a block device");
+MODULE_DESCRIPTION("Dynamically sized swap devices backed by zswap and optionally a block device");

@@ -6,8 +6,9 @@
  * attached, the core registers swap_ops that send those pages, and those
  * zswap writes back, to the backend instead of keeping them in memory.
  * A backend lists itself in ghost_backends[] (ghostswap.c) and attaches
- * itself when the user configures it (e.g. a module parameter), through
- * ghost_backend_set() while the device is not swapped on.
+ * itself to /dev/ghostswap when the user configures it (e.g. a module
+ * parameter), through ghost_backend_set() while that device is not swapped
+ * on.  Hot-added devices (/dev/ghostswapN) have no backend.
  */
 #ifndef _GHOSTSWAP_H
 #define _GHOSTSWAP_H
@@ -58,8 +59,9 @@ struct ghost_backend {
 extern const struct ghost_backend ghost_bdev_backend;
 
 /*
- * Serializes backend changes against swapon and swapoff of the device; the
- * backend in use cannot change while the device is swapped on.
+ * Serializes backend changes against swapon and swapoff of /dev/ghostswap
+ * (and every device's configuration); the backend in use cannot change
+ * while the device is swapped on.
  */
 extern struct mutex ghost_config_mutex;
 

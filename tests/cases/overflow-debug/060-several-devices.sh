@@ -1,0 +1,1 @@
+../overflow/060-several-devices.sh
