@@ -197,6 +197,7 @@ struct ghost_device {
 	const struct ghost_backend *backend;	/* NULL: no backing store */
 	bool full;			/* see ghost_full_check() */
 	struct delayed_work full_work;
+	struct list_head on_node;	/* in ghost_on_list while on */
 
 	unsigned long __percpu *slots_freed;
 	atomic_long_t slots_used_peak;	/* since swapon */
@@ -205,6 +206,9 @@ struct ghost_device {
 	bool stepping_aside;		/* the last one was declined */
 	atomic_long_t full_periods;	/* times @full was set */
 };
+
+/* The devices swapped on, under ghost_config_mutex */
+static LIST_HEAD(ghost_on_list);
 
 /* The pseudo file system holding every device's inode */
 static struct vfsmount *ghost_mnt;
@@ -301,11 +305,35 @@ static bool ghost_has_room(struct ghost_device *dev)
  * cgroup.  Declining each folio then is not enough: reclaim would still count
  * our free slots as swap space, go on isolating anonymous folios only to keep
  * them, and hold off the OOM killer for minutes.  So the free slots are
- * withheld from the swap core's count until there is room again.  Nothing
- * says when that is (a raised pool limit, zswap writing back another
- * device's pages, entries freed), so full_work polls while full.
+ * withheld from the swap core's count until there is room again, unless
+ * another swap device has free slots: reclaim should then go on swapping to
+ * it, and withholding would only make vm_swap_full() true, which drops the
+ * swap cache of every page swapped in from that device, so that each must be
+ * written again when reclaimed.  Nothing says when there is room again (a
+ * raised pool limit, zswap writing back another device's pages, entries
+ * freed), so full_work polls while full.
  */
 #define GHOST_FULL_POLL	(HZ / 10)
+
+/*
+ * Free slots that reclaim could use: those of every swap device but the
+ * full ghost devices.  Caller holds ghost_config_mutex.  Racy, as any count
+ * of free swap.
+ */
+static long ghost_usable_free(void)
+{
+	long free = get_nr_swap_pages();
+	struct ghost_device *dev;
+
+	list_for_each_entry(dev, &ghost_on_list, on_node) {
+		struct swap_info_struct *sis = dev->swap_info;
+
+		if (dev->full)
+			free -= sis->pages - swap_usage_in_pages(sis) -
+				READ_ONCE(sis->withheld_pages);
+	}
+	return free;
+}
 
 static void ghost_full_check(struct work_struct *work)
 {
@@ -328,9 +356,9 @@ static void ghost_full_check(struct work_struct *work)
 		 */
 		synchronize_rcu();
 	}
-	if (sis)
-		swap_withhold_free(sis, full);
 	WRITE_ONCE(dev->full, full);
+	if (sis)
+		swap_withhold_free(sis, full && ghost_usable_free() <= 0);
 	mutex_unlock(&ghost_config_mutex);
 	if (full)
 		schedule_delayed_work(&dev->full_work, GHOST_FULL_POLL);
@@ -508,6 +536,7 @@ static int ghost_swap_activate(struct swap_info_struct *sis, struct file *file,
 	*span = sis->pages;
 	atomic_long_set(&dev->slots_used_peak, 0);
 	WRITE_ONCE(dev->swap_info, sis);
+	list_add(&dev->on_node, &ghost_on_list);
 unlock:
 	mutex_unlock(&ghost_config_mutex);
 	return ret;
@@ -518,6 +547,7 @@ static void ghost_swap_deactivate(struct file *file)
 	struct ghost_device *dev = ghost_of_file(file);
 
 	mutex_lock(&ghost_config_mutex);
+	list_del(&dev->on_node);
 	WRITE_ONCE(dev->swap_info, NULL);
 	mutex_unlock(&ghost_config_mutex);
 	/* Swapoff gave the withheld slots back; the poll has nothing to do. */
