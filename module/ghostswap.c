@@ -922,10 +922,11 @@ static ssize_t hot_add_show(const struct class *class,
 		ghost_free(dev);
 		goto free_id;
 	}
-	xa_store(&ghost_devices, id, dev, GFP_KERNEL);
-	mutex_unlock(&ghost_devices_mutex);
+	/* Before the unlock: a hot_remove may free the device right after. */
 	pr_info("/dev/%s ready: %lu MiB\n", dev->name,
 		dev->nr_slots >> (20 - PAGE_SHIFT));
+	xa_store(&ghost_devices, id, dev, GFP_KERNEL);
+	mutex_unlock(&ghost_devices_mutex);
 	return sysfs_emit(buf, "%d\n", id);
 
 free_id:
