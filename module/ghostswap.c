@@ -42,6 +42,7 @@
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/swap_ops.h>
+#include <linux/swapops.h>
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
 #include <linux/workqueue.h>
@@ -269,6 +270,13 @@ static void ghost_slots_free(struct swap_info_struct *sis, pgoff_t offset,
 		dev->backend->slots_free(offset, nr);
 }
 
+static void ghost_folio_stored(struct swap_info_struct *sis,
+			       struct folio *folio)
+{
+	ghost_of_sis(sis)->backend->slots_stale(swp_offset(folio->swap),
+						folio_nr_pages(folio));
+}
+
 static void ghost_folio_kept(struct swap_info_struct *sis, struct folio *folio)
 {
 	atomic_long_add(folio_nr_pages(folio), &ghost_of_sis(sis)->pages_kept);
@@ -458,6 +466,7 @@ static const struct swap_ops ghost_backed_swap_ops = {
 	.submit_write	= ghost_backend_write,
 	.submit_read	= ghost_backend_read,
 	.slots_free	= ghost_slots_free,
+	.folio_stored	= ghost_folio_stored,
 	.may_alloc	= ghost_may_alloc,
 };
 
@@ -512,7 +521,6 @@ static int ghost_swap_activate(struct swap_info_struct *sis, struct file *file,
 	int ret;
 
 	mutex_lock(&ghost_config_mutex);
-	sis->flags |= SWP_SOLIDSTATE;
 	if (dev->backend) {
 		/*
 		 * Through the swap cache: reads of a backend are block I/O,

@@ -35,6 +35,8 @@
  * @stats: NULL-terminated attributes shown in the core's stats/ directory
  * @swapon: the device is being swapped on with this backend
  * @slots_free: as swap_ops->slots_free
+ * @slots_stale: as swap_ops->folio_stored, for the folio's @nr slots from
+ *	@offset
  * @submit_write: as swap_ops->submit_write, for pages zswap did not keep
  * @submit_read: as swap_ops->submit_read
  * @may_write: whether a write would find room on a working device now;
@@ -51,6 +53,7 @@ struct ghost_backend {
 
 	void (*swapon)(struct swap_info_struct *sis);
 	void (*slots_free)(pgoff_t offset, unsigned int nr);
+	void (*slots_stale)(pgoff_t offset, unsigned int nr);
 	void (*submit_write)(struct swap_io_ctx *ctx);
 	void (*submit_read)(struct swap_io_ctx *ctx);
 	bool (*may_write)(void);

@@ -66,6 +66,7 @@ static atomic_long_t bdev_segments;		/* on the attached device */
 static atomic_long_t bdev_segments_cleaned;
 static atomic_long_t bdev_blocks_moved;		/* by the cleaner */
 static atomic_long_t bdev_clean_errors;		/* failed tries of cleaner I/O */
+static atomic_long_t bdev_blocks_stale;		/* freed: zswap took the slot */
 static atomic_long_t bdev_maps;			/* slot map chunks */
 static atomic_long_t bdev_map_alloc_failed;	/* writes failed for want of one */
 
@@ -365,12 +366,15 @@ static void bdev_map_set(pgoff_t offset, u32 block)
 }
 
 /*
- * Nothing else writes the entries of slots being freed, so most frees, of
- * slots that never reached the disk, need not take the lock.
+ * Free the blocks of @nr slots from @offset.  Nothing else writes the
+ * entries of these slots (being freed, or pinned by their locked folio), so
+ * most calls, for slots that never reached the disk, need not take the lock.
+ * Return: the blocks freed.
  */
-static void bdev_slots_free(pgoff_t offset, unsigned int nr)
+static unsigned int bdev_slots_drop(pgoff_t offset, unsigned int nr)
 {
 	pgoff_t end = offset + nr, i = offset;
+	unsigned int dropped = 0;
 	struct bdev_map *map;
 	unsigned long flags;
 
@@ -383,14 +387,28 @@ static void bdev_slots_free(pgoff_t offset, unsigned int nr)
 	}
 	rcu_read_unlock();
 	if (i == end)
-		return;
+		return 0;
 	spin_lock_irqsave(&gb.lock, flags);
 	for (; i < end; i++) {
 		map = bdev_map_of(i);
-		if (map && map->slot[i % BDEV_MAP_SLOTS])
+		if (map && map->slot[i % BDEV_MAP_SLOTS]) {
 			bdev_map_set(i, U32_MAX);
+			dropped++;
+		}
 	}
 	spin_unlock_irqrestore(&gb.lock, flags);
+	return dropped;
+}
+
+static void bdev_slots_free(pgoff_t offset, unsigned int nr)
+{
+	bdev_slots_drop(offset, nr);
+}
+
+/* The slots' data now lives in zswap or the zero map: their blocks are stale */
+static void bdev_slots_stale(pgoff_t offset, unsigned int nr)
+{
+	atomic_long_add(bdev_slots_drop(offset, nr), &bdev_blocks_stale);
 }
 
 /* A walk over the pages of a swap_iocb, with their slot map entries */
@@ -1248,6 +1266,7 @@ GHOST_COUNTER_ATTR(backend_segments_used, bdev_segments_used);
 GHOST_COUNTER_ATTR(backend_segments_cleaned, bdev_segments_cleaned);
 GHOST_COUNTER_ATTR(backend_blocks_moved, bdev_blocks_moved);
 GHOST_COUNTER_ATTR(backend_clean_errors, bdev_clean_errors);
+GHOST_COUNTER_ATTR(backend_blocks_stale, bdev_blocks_stale);
 GHOST_COUNTER_ATTR(backend_map_alloc_failed, bdev_map_alloc_failed);
 
 static ssize_t backend_map_bytes_show(struct device *dev,
@@ -1322,6 +1341,7 @@ static struct attribute *bdev_stats_attrs[] = {
 	&dev_attr_backend_segments_cleaned.attr,
 	&dev_attr_backend_blocks_moved.attr,
 	&dev_attr_backend_clean_errors.attr,
+	&dev_attr_backend_blocks_stale.attr,
 	&dev_attr_backend_free_in_used.attr,
 	&dev_attr_backend_metadata_bytes.attr,
 	&dev_attr_backend_map_bytes.attr,
@@ -1363,6 +1383,7 @@ const struct ghost_backend ghost_bdev_backend = {
 	.stats		= bdev_stats_attrs,
 	.swapon		= bdev_swapon,
 	.slots_free	= bdev_slots_free,
+	.slots_stale	= bdev_slots_stale,
 	.submit_write	= bdev_submit_write,
 	.submit_read	= bdev_submit_read,
 	.may_write	= bdev_may_write,
