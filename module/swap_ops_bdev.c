@@ -26,6 +26,7 @@
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
@@ -47,6 +48,8 @@
 #define BDEV_CLEAN_BATCH	64
 /* Tries of each cleaner read or write before its blocks are left in place */
 #define BDEV_CLEAN_TRIES	3
+/* Times a write that finds no room waits for the cleaner before it fails */
+#define BDEV_CLEAN_WAITS	16
 
 /*********************************
  * statistics
@@ -66,6 +69,7 @@ static atomic_long_t bdev_segments;		/* on the attached device */
 static atomic_long_t bdev_segments_cleaned;
 static atomic_long_t bdev_blocks_moved;		/* by the cleaner */
 static atomic_long_t bdev_clean_errors;		/* failed tries of cleaner I/O */
+static atomic_long_t bdev_clean_waits;		/* writes that waited for it */
 static atomic_long_t bdev_blocks_stale;		/* freed: zswap took the slot */
 static atomic_long_t bdev_maps;			/* slot map chunks */
 static atomic_long_t bdev_map_alloc_failed;	/* writes failed for want of one */
@@ -158,6 +162,12 @@ static struct ghost_bdev {
 
 DEFINE_STATIC_SRCU(bdev_read_srcu);
 
+/*
+ * The cleaner's workqueue: writers in reclaim may wait for the cleaner
+ * (bdev_clean_wait()), so it must make progress without a new worker.
+ */
+static struct workqueue_struct *bdev_wq;
+
 /*********************************
  * segment allocator
  *********************************/
@@ -168,7 +178,7 @@ static u32 bdev_free_segments(void)
 
 static void bdev_clean_kick(void)
 {
-	queue_delayed_work(system_dfl_wq, &gb.clean_work, 0);
+	queue_delayed_work(bdev_wq, &gb.clean_work, 0);
 }
 
 static void bdev_segment_ready(u32 seg)
@@ -275,7 +285,8 @@ static void bdev_free_block(u32 block)
 	bdev_put_block(block);
 }
 
-static void bdev_discard_work(struct work_struct *work)
+/* Discard the empty segments and make them ready to be written again. */
+static void bdev_discard_segments(void)
 {
 	unsigned long flags;
 	u32 seg;
@@ -295,6 +306,11 @@ static void bdev_discard_work(struct work_struct *work)
 		bdev_segment_ready(seg);
 	}
 	spin_unlock_irqrestore(&gb.lock, flags);
+}
+
+static void bdev_discard_work(struct work_struct *work)
+{
+	bdev_discard_segments();
 }
 
 /*********************************
@@ -666,14 +682,19 @@ static void bdev_read_end_io(struct bio *bio)
 	sio->iocb.ki_complete(&sio->iocb, err ?: sio->len);
 }
 
+static bool bdev_clean_wait(void);
+
 static void bdev_submit_write(struct swap_io_ctx *ctx)
 {
 	struct swap_iocb *sio = ctx->sio;
 	struct iov_iter iter;
-	int err;
+	int err, waits = 0;
 
 	swap_fs_prepare_rw(ctx, WRITE, &iter);
 	err = bdev_map_sio(sio);
+	/* Other writers may take the room cleaned before this one gets it */
+	while (err == -ENOSPC && waits++ < BDEV_CLEAN_WAITS && bdev_clean_wait())
+		err = bdev_map_sio(sio);
 	if (err) {
 		if (err == -ENOSPC)
 			atomic_long_inc(&bdev_full);
@@ -928,6 +949,8 @@ static int bdev_clean_segment(u32 victim, struct bdev_move *mv,
  */
 static void bdev_clean_work(struct work_struct *work)
 {
+	/* Writers may wait for it (bdev_clean_wait()): it must not swap */
+	unsigned int noio = memalloc_noio_save();
 	unsigned long flags;
 	u32 victim, max_live;
 	bool emptied, retry = false;
@@ -967,11 +990,33 @@ static void bdev_clean_work(struct work_struct *work)
 			break;
 		}
 		atomic_long_inc(&bdev_segments_cleaned);
-		flush_work(&gb.discard_work);
+		/* Not through the work: it could wait for a worker */
+		bdev_discard_segments();
 	}
 	if (retry)
-		queue_delayed_work(system_dfl_wq, &gb.clean_work,
+		queue_delayed_work(bdev_wq, &gb.clean_work,
 				   BDEV_ERROR_BACKOFF);
+	memalloc_noio_restore(noio);
+}
+
+/*
+ * Foreground cleaning: a write found no room, which the headroom of
+ * bdev_may_write() makes rare (rewrites of slots that already have a block
+ * do not ask it, and randomly rewritten pages free no whole segment).
+ * Rather than fail it and leave its pages dirty in memory, clean in the
+ * writer's context, which may sleep, and let it try again.  Not within
+ * the back-off after an I/O error: the cleaner is waiting out the device.
+ * Return: whether the host may have room now.
+ */
+static bool bdev_clean_wait(void)
+{
+	if (READ_ONCE(gb.error) &&
+	    time_before(jiffies, READ_ONCE(gb.error_at) + BDEV_ERROR_BACKOFF))
+		return false;
+	atomic_long_inc(&bdev_clean_waits);
+	bdev_clean_kick();
+	flush_delayed_work(&gb.clean_work);
+	return bdev_free_segments() > gb.reserve;
 }
 
 /*********************************
@@ -1266,6 +1311,7 @@ GHOST_COUNTER_ATTR(backend_segments_used, bdev_segments_used);
 GHOST_COUNTER_ATTR(backend_segments_cleaned, bdev_segments_cleaned);
 GHOST_COUNTER_ATTR(backend_blocks_moved, bdev_blocks_moved);
 GHOST_COUNTER_ATTR(backend_clean_errors, bdev_clean_errors);
+GHOST_COUNTER_ATTR(backend_clean_waits, bdev_clean_waits);
 GHOST_COUNTER_ATTR(backend_blocks_stale, bdev_blocks_stale);
 GHOST_COUNTER_ATTR(backend_map_alloc_failed, bdev_map_alloc_failed);
 
@@ -1341,6 +1387,7 @@ static struct attribute *bdev_stats_attrs[] = {
 	&dev_attr_backend_segments_cleaned.attr,
 	&dev_attr_backend_blocks_moved.attr,
 	&dev_attr_backend_clean_errors.attr,
+	&dev_attr_backend_clean_waits.attr,
 	&dev_attr_backend_blocks_stale.attr,
 	&dev_attr_backend_free_in_used.attr,
 	&dev_attr_backend_metadata_bytes.attr,
@@ -1356,6 +1403,10 @@ static int ghost_bdev_init(void)
 {
 	int ret = 0;
 
+	bdev_wq = alloc_workqueue("ghostswap_bdev", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				  0);
+	if (!bdev_wq)
+		return -ENOMEM;
 	INIT_WORK(&gb.discard_work, bdev_discard_work);
 	INIT_DELAYED_WORK(&gb.clean_work, bdev_clean_work);
 	mutex_lock(&ghost_config_mutex);
@@ -1365,6 +1416,8 @@ static int ghost_bdev_init(void)
 	if (ret)
 		gb.live = false;
 	mutex_unlock(&ghost_config_mutex);
+	if (ret)
+		destroy_workqueue(bdev_wq);
 	return ret;
 }
 
@@ -1374,6 +1427,7 @@ static void ghost_bdev_exit(void)
 	bdev_detach();
 	gb.live = false;
 	mutex_unlock(&ghost_config_mutex);
+	destroy_workqueue(bdev_wq);
 }
 
 const struct ghost_backend ghost_bdev_backend = {
