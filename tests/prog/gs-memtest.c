@@ -28,6 +28,9 @@
  *                      parent then verifies its own copy as usual
  *   --rewrite          after the verify passes, rewrite every page with
  *                      generation 2 and run the verify passes again
+ *   --rewrite-hold SECS  --rewrite, but first print "phase=rewrite-hold
+ *                      state=ready" and wait up to SECS seconds for SIGUSR1
+ *                      (e.g. sent after zswap is turned on)
  *   --hold SECS        after everything else, print "phase=hold state=ready",
  *                      wait up to SECS seconds for SIGUSR1 (e.g. sent after a
  *                      swapoff), then verify once more whether or not it came
@@ -58,8 +61,8 @@
  *   gs-memtest: mismatch gen=1 pass=1 page=P class=C offset=O diff_bytes=D
  *               expected=HEX got=HEX got_page=P got_gen=G   (max 10 per pass)
  *   gs-memtest: phase=fork child_pid=PID child_status=exit:0
- *   gs-memtest: phase=hold state=ready pid=PID timeout=SECS
- *   gs-memtest: phase=hold state=signal|timeout waited=SECS
+ *   gs-memtest: phase=hold|rewrite-hold state=ready pid=PID timeout=SECS
+ *   gs-memtest: phase=hold|rewrite-hold state=signal|timeout waited=SECS
  *   gs-memtest: result=pass|fail mismatches=M errors=E exit=X
  * All lines go to stdout, line buffered; warnings/errors also to stderr.
  *
@@ -133,6 +136,7 @@ static struct {
 	bool thp;
 	bool fork;
 	bool rewrite;
+	long rewrite_hold;
 	long hold;
 	int64_t corrupt;
 } cfg = {
@@ -597,15 +601,14 @@ static uint64_t do_fork(uint32_t gen)
 	return 0;
 }
 
-static uint64_t do_hold(uint32_t gen)
+/* Print "phase=PHASE state=ready", wait up to @secs for SIGUSR1 */
+static void wait_signal(const char *phase, long secs)
 {
 	struct timespec start, now, left;
 	sigset_t set;
 	bool got = false;
 	double waited;
 
-	if (cfg.pageout)
-		do_pageout();
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	/* Only a SIGUSR1 sent after the ready line counts: drop earlier ones. */
@@ -613,15 +616,15 @@ static uint64_t do_hold(uint32_t gen)
 	left.tv_nsec = 0;
 	while (sigtimedwait(&set, NULL, &left) == SIGUSR1)
 		;
-	printf(PFX "phase=hold state=ready pid=%d timeout=%ld\n",
-	       (int)getpid(), cfg.hold);
+	printf(PFX "phase=%s state=ready pid=%d timeout=%ld\n",
+	       phase, (int)getpid(), secs);
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		double rem;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		rem = cfg.hold - (ts_sec(&now) - ts_sec(&start));
+		rem = secs - (ts_sec(&now) - ts_sec(&start));
 		if (rem <= 0)
 			break;
 		left.tv_sec = (time_t)rem;
@@ -641,8 +644,15 @@ static uint64_t do_hold(uint32_t gen)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	waited = ts_sec(&now) - ts_sec(&start);
-	printf(PFX "phase=hold state=%s waited=%.3f\n",
-	       got ? "signal" : "timeout", waited);
+	printf(PFX "phase=%s state=%s waited=%.3f\n",
+	       phase, got ? "signal" : "timeout", waited);
+}
+
+static uint64_t do_hold(uint32_t gen)
+{
+	if (cfg.pageout)
+		do_pageout();
+	wait_signal("hold", cfg.hold);
 	return do_verify("hold", gen, (uint64_t)gen << 32 | 0x401d);
 }
 
@@ -673,6 +683,9 @@ static void usage(FILE *f)
 "                      verifies its own copy\n"
 "  -w, --rewrite       after the verify passes, rewrite all pages with\n"
 "                      generation 2 and run the verify passes again\n"
+"      --rewrite-hold SECS  --rewrite, but first print\n"
+"                      'phase=rewrite-hold state=ready' and wait up to SECS\n"
+"                      for SIGUSR1\n"
 "  -H, --hold SECS     at the end, print 'phase=hold state=ready', wait up to\n"
 "                      SECS for SIGUSR1, then verify once more\n"
 "  -h, --help          show this help\n"
@@ -774,7 +787,7 @@ static void parse_mix(const char *s)
 
 static void parse_args(int argc, char **argv)
 {
-	enum { OPT_CORRUPT = 0x100 };
+	enum { OPT_CORRUPT = 0x100, OPT_REWRITE_HOLD };
 	static const struct option opts[] = {
 		{ "size",		required_argument, NULL, 's' },
 		{ "mix",		required_argument, NULL, 'm' },
@@ -787,6 +800,7 @@ static void parse_args(int argc, char **argv)
 		{ "thp",		no_argument,	   NULL, 't' },
 		{ "fork",		no_argument,	   NULL, 'f' },
 		{ "rewrite",		no_argument,	   NULL, 'w' },
+		{ "rewrite-hold",	required_argument, NULL, OPT_REWRITE_HOLD },
 		{ "hold",		required_argument, NULL, 'H' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ "selftest-corrupt",	required_argument, NULL, OPT_CORRUPT },
@@ -832,6 +846,13 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'w':
 			cfg.rewrite = true;
+			break;
+		case OPT_REWRITE_HOLD:
+			cfg.rewrite = true;
+			cfg.rewrite_hold = parse_u64(optarg, "rewrite hold seconds",
+						     1000000);
+			if (!cfg.rewrite_hold)
+				usage_error("--rewrite-hold must be at least 1 second");
 			break;
 		case 'H':
 			cfg.hold = parse_u64(optarg, "hold seconds", 1000000);
@@ -957,6 +978,8 @@ int main(int argc, char **argv)
 	bad += verify_passes(gen);
 	if (cfg.rewrite) {
 		gen = 2;
+		if (cfg.rewrite_hold)
+			wait_signal("rewrite-hold", cfg.rewrite_hold);
 		do_fill("rewrite", "-", gen);
 		bad += verify_passes(gen);
 	}

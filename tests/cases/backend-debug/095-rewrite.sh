@@ -1,0 +1,1 @@
+../backend/095-rewrite.sh
