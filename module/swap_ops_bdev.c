@@ -1006,7 +1006,8 @@ static void bdev_clean_work(struct work_struct *work)
  * Rather than fail it and leave its pages dirty in memory, clean in the
  * writer's context, which may sleep, and let it try again.  Not within
  * the back-off after an I/O error: the cleaner is waiting out the device.
- * Return: whether the host may have room now.
+ * Return: whether the host may have room now, or a segment is left that
+ * cleaning could win room from (other writers may take what it freed).
  */
 static bool bdev_clean_wait(void)
 {
@@ -1016,7 +1017,8 @@ static bool bdev_clean_wait(void)
 	atomic_long_inc(&bdev_clean_waits);
 	bdev_clean_kick();
 	flush_delayed_work(&gb.clean_work);
-	return bdev_free_segments() > gb.reserve;
+	return bdev_free_segments() > gb.reserve ||
+	       bdev_pick_victim(gb.seg_blocks) < gb.nr_segs;
 }
 
 /*********************************
