@@ -1325,6 +1325,21 @@ static ssize_t backend_map_bytes_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(backend_map_bytes);
 
+/* (host writes + the cleaner's copies) / host writes, in blocks, since load */
+static ssize_t backend_write_amplification_show(struct device *dev,
+						struct device_attribute *attr,
+						char *buf)
+{
+	u64 host = atomic_long_read(&bdev_bytes_written) >> PAGE_SHIFT;
+	u64 all = host + atomic_long_read(&bdev_blocks_moved);
+
+	if (!host)
+		return sysfs_emit(buf, "1.00\n");
+	all = div64_u64(all * 100, host);
+	return sysfs_emit(buf, "%llu.%02llu\n", all / 100, all % 100);
+}
+static DEVICE_ATTR_RO(backend_write_amplification);
+
 /* Blocks of segments in use that hold nothing: what the cleaner can win */
 static ssize_t backend_free_in_used_show(struct device *dev,
 					 struct device_attribute *attr,
@@ -1388,6 +1403,7 @@ static struct attribute *bdev_stats_attrs[] = {
 	&dev_attr_backend_segments_reserved.attr,
 	&dev_attr_backend_segments_cleaned.attr,
 	&dev_attr_backend_blocks_moved.attr,
+	&dev_attr_backend_write_amplification.attr,
 	&dev_attr_backend_clean_errors.attr,
 	&dev_attr_backend_clean_waits.attr,
 	&dev_attr_backend_blocks_stale.attr,
