@@ -358,8 +358,8 @@ fragmented() {
 	swapon "$dev"
 	FRAG_HOLDERS=()
 	for i in $(seq 24); do
-		frag_hold "a$i" 4
-		frag_hold "b$i" 4
+		frag_hold "a$i" 4096
+		frag_hold "b$i" 4096
 		b+=("b$i:$FRAG_PID")
 	done
 	for h in "${b[@]}"; do
@@ -370,12 +370,13 @@ fragmented() {
 	so0=$(gs_vmstat pswpout) si0=$(swapins) st0=$(sys_ticks) t0=$(now)
 	w0=$(awk '{ print $7 }' "/sys/block/${loop#/dev/}/stat")
 	for i in $(seq 9); do
-		frag_hold "w$i" 8 --passes 2
+		frag_hold "w$i" 8192 --passes 2
 		kib=$((kib + $(awk '/^VmSwap:/ { print $2 }' "/proc/$FRAG_PID/status")))
 	done
 	elapsed=$(secs_since "$t0") so=$(($(gs_vmstat pswpout) - so0)) si=$(($(swapins) - si0))
 	wrote=$((($(awk '{ print $7 }' "/sys/block/${loop#/dev/}/stat") - w0) / 8))
-	[ "$so" -gt 0 ] || status=invalid
+	# Valid if the writers got at least half of their 72 MiB onto the disk
+	[ "$kib" -ge $((72 * 1024 / 2)) ] || status=invalid
 	row "$config,fragmented,$status,$((kib / 1024)),$elapsed,$(awk -v k="$kib" -v s="$elapsed" \
 		'BEGIN { printf "%.1f", k / 1024 / s }'),,$(memtest_stime /tmp/frag.w*.out),$(sys_fields "$st0" "$so"),$so,$si,$(
 		awk -v w="$wrote" -v so="$so" 'BEGIN { if (so > 0) printf "%.2f", w / so }'),write-amp"
